@@ -1,0 +1,232 @@
+import {
+  authConfigFromEnv,
+  ensureDevIssuerKeys,
+  insertDeployToken,
+  insertOrganization,
+  mintDevToken,
+} from '@agentwatch/auth';
+import { TOPICS } from '@agentwatch/contracts';
+import { bootstrapDatabase, databaseConfigFromEnv, dropTestDatabase, ownerDataSource } from '@agentwatch/db';
+import {
+  createKafka,
+  deleteTopicsWithPrefix,
+  ExportArgs,
+  ensureTopics,
+  kafkaSettingsFromEnv,
+  runTopicExport,
+} from '@agentwatch/kafka';
+import { Command } from 'commander';
+import { v7 as uuidv7 } from 'uuid';
+import { projectorConfigFromEnv } from '../../projector/src/config';
+import { rebuildProjections, selectProjections } from '../../projector/src/rebuild';
+import { progressReporter } from './progress';
+import { SimulateArgs, simulate } from './simulate';
+
+const program = new Command('agentwatch').description('agentwatch operations CLI');
+
+program
+  .command('setup')
+  .description('create the database, roles and topics when missing, and run migrations (idempotent)')
+  .action(async () => {
+    const database = databaseConfigFromEnv();
+    const applied = await bootstrapDatabase(database);
+    console.log(`database ${database.database}: ${applied.length ? `applied ${applied.join(', ')}` : 'up to date'}`);
+    const settings = kafkaSettingsFromEnv('agentwatch-cli');
+    const created = await ensureTopics(createKafka(settings), settings, Object.values(TOPICS));
+    console.log(
+      `topics: ${created.length ? `created ${created.length}` : 'all present'} (prefix "${settings.prefix}")`,
+    );
+    const auth = authConfigFromEnv();
+    if (!auth.jwksUrl) {
+      await ensureDevIssuerKeys(auth.devIssuerDir);
+      console.log(
+        `development JWT issuer: keys in ${auth.devIssuerDir} (mint tokens with: agentwatch dev-token --sub <name>)`,
+      );
+    }
+  });
+
+program
+  .command('dev-token')
+  .description('mint a JWT from the local development issuer (only while AUTH_JWKS_URL is unset)')
+  .requiredOption('--sub <subject>', 'the user the token is for')
+  .option('--org <id>', 'organization id claim (omit to act through the memberships made by POST /v1/tenant)')
+  .option('--ttl <seconds>', 'lifetime in seconds', '3600')
+  .action(async (options: { sub: string; org?: string; ttl: string }) => {
+    const auth = authConfigFromEnv();
+    if (auth.jwksUrl)
+      throw new Error('AUTH_JWKS_URL is set: tokens come from that identity provider, not from the dev issuer');
+    await ensureDevIssuerKeys(auth.devIssuerDir);
+    const claims = options.org ? { sub: options.sub, [auth.orgClaim]: options.org } : { sub: options.sub };
+    console.log(await mintDevToken(auth.devIssuerDir, claims, Number(options.ttl)));
+  });
+
+program
+  .command('create-org')
+  .description('create an organization and its first deploy token; prints the raw token once')
+  .requiredOption('--name <name>', 'organization name')
+  .option('--token-name <name>', 'label of the deploy token', 'default')
+  .action(async (options: { name: string; tokenName: string }) => {
+    // The owner role, not the API role: creating organizations from the command line is an operator's act.
+    const dataSource = await ownerDataSource(databaseConfigFromEnv()).initialize();
+    try {
+      const orgId = uuidv7();
+      const result = await dataSource.transaction(async (tx) => {
+        await tx.query(`SELECT set_config('app.org_id', $1, true)`, [orgId]);
+        const organization = await insertOrganization(tx, orgId, options.name);
+        const token = await insertDeployToken(tx, orgId, uuidv7(), options.tokenName);
+        return { organization, deploy_token: token };
+      });
+      console.log(JSON.stringify(result, null, 2));
+    } finally {
+      await dataSource.destroy();
+    }
+  });
+
+program
+  .command('export')
+  .description(
+    'stream a topic range as NDJSON (one record a line: topic, partition, offset, key, timestamp, headers, payload)',
+  )
+  .requiredOption('--topic <name>', 'topic without the deployment prefix, e.g. ingest.events.v1')
+  .option('--org <id>', 'only records whose org_id header is this organization')
+  .option('--since <time>', 'records at or after: ISO 8601, epoch ms, or a duration ago (90m, 2h, 7d)')
+  .option('--until <time>', 'records at or before (same forms as --since)')
+  .option('--type <ce_type>', 'only records of this CloudEvents type, e.g. agentwatch.ingest.event.v1')
+  .option('--out <file>', 'write the NDJSON to a file instead of stdout')
+  .action(async (options: ExportArgs) => {
+    await runTopicExport(kafkaSettingsFromEnv('agentwatch-export'), options);
+  });
+
+program
+  .command('teardown-test-run')
+  .description('drop a test run database and delete its topics')
+  .requiredOption('--prefix <prefix>', 'topic prefix of the run')
+  .action(async (options: { prefix: string }) => {
+    const database = databaseConfigFromEnv();
+    await dropTestDatabase(database.adminUrl, database.database);
+    const settings = kafkaSettingsFromEnv('agentwatch-cli');
+    await deleteTopicsWithPrefix(createKafka(settings), options.prefix);
+    console.log(`dropped ${database.database} and topics ${options.prefix}*`);
+  });
+
+program
+  .command('replay')
+  .description('rebuild read models from offset 0 into fresh tables, then swap them in atomically')
+  .requiredOption('--projection <names...>', `projection name(s), or all`)
+  .action(async (options: { projection: string[] }) => {
+    const config = projectorConfigFromEnv();
+    const projections = selectProjections(options.projection);
+    const report = progressReporter();
+    const done = await rebuildProjections(config, projections, report);
+    const rate = Math.round(done.applied / Math.max(done.elapsedSeconds, 0.001));
+    console.error(
+      `\nrebuilt ${projections.map((p) => p.name).join(', ')}: ${done.applied} records in ${done.elapsedSeconds.toFixed(1)}s (${rate} records/s), swapped in`,
+    );
+  });
+
+// `tail`: follows a tenant flow's event stream for a person, reconnecting with Last-Event-ID.
+const STATE_AFTER: Record<string, string> = {
+  TenantRequested: 'requested',
+  ApprovalRequested: 'pending-approval',
+  CellPlaced: 'provisioned',
+  DatabaseMigrated: 'db-ready',
+  RouteRecorded: 'routed',
+  FirstCheckinAwaited: 'awaiting-first-checkin',
+  FirstCheckinReceived: 'active',
+  StepFailed: 'failed',
+  RetriesExhausted: 'paused',
+  FlowRejected: 'rejected',
+  FlowCancelled: 'cancelled',
+  DeprovisionRequested: 'pending-approval',
+  DatabaseDropped: 'deprovisioned',
+  TenantDeprovisioned: 'deprovisioned',
+};
+const color = (state: string) => {
+  if (!process.stdout.isTTY) return state;
+  const code = ['active', 'deprovisioned'].includes(state)
+    ? 32
+    : ['failed', 'paused', 'rejected', 'cancelled'].includes(state)
+      ? 31
+      : state === 'pending-approval'
+        ? 33
+        : 36;
+  return `\u001b[${code}m${state}\u001b[0m`;
+};
+
+program
+  .command('tail <slug>')
+  .description("follow a tenant flow's events (control plane SSE), reconnecting where it left off")
+  .option('--url <url>', 'control plane URL', process.env.CONTROL_PLANE_URL ?? 'http://127.0.0.1:8082')
+  .option('--token <jwt>', 'operator or viewer token (default: $OPERATOR_TOKEN)', process.env.OPERATOR_TOKEN)
+  .action(async (slug: string, options: { url: string; token?: string }) => {
+    let lastId: string | undefined;
+    for (;;) {
+      try {
+        const response = await fetch(`${options.url}/v1/tenants/${encodeURIComponent(slug)}/events`, {
+          headers: {
+            accept: 'text/event-stream',
+            ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+            ...(lastId ? { 'last-event-id': lastId } : {}),
+          },
+        });
+        if (response.status !== 200 || !response.body) {
+          console.error(`agentwatch: ${response.status} ${await response.text()}`);
+          if (response.status < 500) process.exit(1);
+        } else {
+          const decoder = new TextDecoder();
+          let buffer = '';
+          for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+            buffer += decoder.decode(chunk, { stream: true });
+            for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+              const frame = Object.fromEntries(
+                buffer
+                  .slice(0, end)
+                  .split('\n')
+                  .filter((line) => !line.startsWith(':') && line.includes(':'))
+                  .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]),
+              );
+              buffer = buffer.slice(end + 2);
+              if (frame.data === undefined) continue;
+              lastId = frame.id;
+              const event = JSON.parse(frame.data);
+              const state =
+                STATE_AFTER[event.type] ??
+                (event.type === 'FlowApproved'
+                  ? event.flow_kind === 'offboard'
+                    ? 'deprovisioning'
+                    : 'provisioning'
+                  : null);
+              const detail = Object.keys(event.data).length ? ` ${JSON.stringify(event.data)}` : '';
+              console.log(
+                `${event.recorded_at} #${event.position} ${event.flow_kind} ${event.type}${state ? ` → ${color(state)}` : ''} by ${event.actor}${detail}`,
+              );
+            }
+          }
+        }
+      } catch (error) {
+        console.error(`agentwatch: stream interrupted (${(error as Error).message}); reconnecting`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  });
+
+program
+  .command('simulate')
+  .description('run a deterministic daemon fleet (machines, sessions, sub-sessions, events) against the cloud API')
+  .option('--daemons <k>', 'daemons, each registering a machine', '10')
+  .option('--batch <b>', 'items per request (events and lifecycle records)', '500')
+  .option('--events <n>', 'items in total', '10000')
+  .option('--seed <s>', 'PRNG seed: the same seed sends the same traffic', '1')
+  .option('--gzip', 'gzip request bodies')
+  .option('--event-ids', 'attach client event_ids')
+  .option('--api <url>', 'cloud API base URL', 'http://127.0.0.1:8080')
+  .option('--token <deploy-token>', 'deploy token (default: AGENTWATCH_DEPLOY_TOKEN or .local/dev-org.json)')
+  .option('--concurrency <c>', 'requests in flight', '8')
+  .option('--start <time>', 'ISO time of the first item (default: an hour ago)')
+  .option('--print', 'print the batches as NDJSON instead of sending them')
+  .action((options: SimulateArgs) => simulate(options));
+
+program.parseAsync().catch((error) => {
+  console.error(`agentwatch: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

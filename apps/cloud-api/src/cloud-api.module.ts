@@ -1,0 +1,29 @@
+import { AuthModule, IdentityApiModule } from '@agentwatch/auth';
+import { DatabaseModule } from '@agentwatch/db';
+import { HealthController, MetricsController } from '@agentwatch/http';
+import { IngestApiModule } from '@agentwatch/ingest';
+import { KafkaModule } from '@agentwatch/kafka';
+import { DynamicModule, Module } from '@nestjs/common';
+import { CloudApiConfig } from './config';
+
+@Module({})
+export class CloudApiModule {
+  static forRoot(config: CloudApiConfig): DynamicModule {
+    return {
+      module: CloudApiModule,
+      imports: [
+        DatabaseModule.forRoot({
+          url: config.database.appUrl,
+          applicationName: 'agentwatch-cloud-api',
+          requireRowLevelSecurity: true,
+          poolSize: 20,
+        }),
+        KafkaModule.forRoot(config.kafka),
+        AuthModule.forRoot(config.auth),
+        IdentityApiModule,
+        IngestApiModule.forRoot({ rateLimit: config.rateLimit }),
+      ],
+      controllers: [HealthController, MetricsController],
+    };
+  }
+}

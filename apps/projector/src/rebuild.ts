@@ -1,0 +1,144 @@
+import { dropRebuildSchema, ownerDataSource, prepareRebuildSchema, swapInRebuild } from '@agentwatch/db';
+import { createHttpApp } from '@agentwatch/http';
+import { createKafka, ProjectionDefinition, projectionTransport } from '@agentwatch/kafka';
+import { DataSource } from 'typeorm';
+import { ProjectorConfig } from './config';
+import { PROJECTIONS } from './projections';
+import { ProjectorModule } from './projector.module';
+
+export interface RebuildProgress {
+  applied: number;
+  total: number;
+  elapsedSeconds: number;
+}
+
+interface Target {
+  topic: string;
+  partition: number;
+  low: bigint;
+  high: bigint;
+}
+
+export function selectProjections(names: string[]): ProjectionDefinition[] {
+  if (names.includes('all')) return PROJECTIONS;
+  const unknown = names.filter((name) => !PROJECTIONS.some((p) => p.name === name));
+  if (unknown.length > 0) {
+    throw new Error(
+      `unknown projection(s) ${unknown.join(', ')}; known: ${PROJECTIONS.map((p) => p.name).join(', ')}, all`,
+    );
+  }
+  return PROJECTIONS.filter((p) => names.includes(p.name));
+}
+
+async function targetsOf(config: ProjectorConfig, projections: ProjectionDefinition[]): Promise<Map<string, Target[]>> {
+  const admin = createKafka(config.kafka).admin();
+  await admin.connect();
+  try {
+    const targets = new Map<string, Target[]>();
+    for (const projection of projections) {
+      const list: Target[] = [];
+      for (const base of Object.keys(projection.topics)) {
+        const topic = config.kafka.prefix + base;
+        for (const p of await admin.fetchTopicOffsets(topic)) {
+          list.push({ topic, partition: p.partition, low: BigInt(p.low), high: BigInt(p.high) });
+        }
+      }
+      targets.set(projection.name, list);
+    }
+    return targets;
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+async function appliedSoFar(
+  owner: DataSource,
+  schema: string,
+  group: (name: string) => string,
+  targets: Map<string, Target[]>,
+) {
+  const rows: { consumer_group: string; topic: string; partition: number; next_offset: string }[] = await owner.query(
+    `SELECT consumer_group, topic, partition, next_offset FROM ${schema}.projection_checkpoints`,
+  );
+  let applied = 0n;
+  let done = true;
+  for (const [name, list] of targets) {
+    for (const t of list) {
+      const row = rows.find(
+        (r) => r.consumer_group === group(name) && r.topic === t.topic && r.partition === t.partition,
+      );
+      const next = row ? BigInt(row.next_offset) : t.low;
+      applied += (next < t.high ? next : t.high) - t.low;
+      if (next < t.high) done = false;
+    }
+  }
+  return { applied: Number(applied), done };
+}
+
+/**
+ * Rebuilds read models from the start of their topics into fresh tables, up to the high watermarks
+ * seen when it started, then swaps them in atomically. The live projector keeps serving and
+ * projecting meanwhile; after the swap it continues from where the rebuild stopped.
+ */
+export async function rebuildProjections(
+  config: ProjectorConfig,
+  projections: ProjectionDefinition[],
+  onProgress: (progress: RebuildProgress) => void,
+): Promise<RebuildProgress> {
+  const started = Date.now();
+  const run = `rebuild_${started.toString(36)}`;
+  const group = (name: string) => `${config.kafka.prefix}${run}.${name}`;
+  const tables = projections.flatMap((p) => p.tables);
+  const owner = await ownerDataSource(config.database).initialize();
+  try {
+    await prepareRebuildSchema(owner, run, tables);
+    const targets = await targetsOf(config, projections);
+    const total = [...targets.values()].flat().reduce((sum, t) => sum + Number(t.high - t.low), 0);
+    const app = await createHttpApp(ProjectorModule.forRoot(config), {
+      title: 'rebuild',
+      description: 'rebuild',
+      logger: ['error', 'warn'],
+    });
+    app.connectMicroservice(
+      // A rebuild is a batch job reading from offset 0: larger fetches make it faster, and it runs alone.
+      {
+        strategy: projectionTransport(
+          app,
+          { app: run, schema: run, fetchBytesPerPartition: 8 * 1024 * 1024 },
+          projections,
+        ),
+      },
+      { inheritAppConfig: true },
+    );
+    await app.init();
+    await app.startAllMicroservices();
+    let progress: RebuildProgress;
+    try {
+      for (;;) {
+        const { applied, done } = await appliedSoFar(owner, run, group, targets);
+        progress = { applied, total, elapsedSeconds: (Date.now() - started) / 1000 };
+        onProgress(progress);
+        if (done) break;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    } finally {
+      await app.close();
+    }
+    await swapInRebuild(
+      owner,
+      run,
+      tables,
+      projections.map((p) => ({ rebuild: group(p.name), live: `${config.kafka.prefix}projector.${p.name}` })),
+    );
+    const admin = createKafka(config.kafka).admin();
+    await admin.connect();
+    await admin.deleteGroups(projections.map((p) => group(p.name))).catch(() => undefined);
+    await admin.disconnect();
+    return { ...progress, elapsedSeconds: (Date.now() - started) / 1000 };
+  } catch (error) {
+    await dropRebuildSchema(owner, run);
+    throw error;
+  } finally {
+    await owner.destroy();
+  }
+}

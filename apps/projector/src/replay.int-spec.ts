@@ -1,0 +1,204 @@
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { bootstrapDatabase, databaseConfigFromEnv, dropTestDatabase } from '@agentwatch/db';
+import { call, createOrganization, eventually, RunningStack, startStack } from '@agentwatch/testing';
+import { Client } from 'pg';
+
+const TABLES = ['events', 'sessions', 'agents'];
+
+describe('replay: rebuilding every projection from offset 0', () => {
+  // A database of its own: a rebuild swaps whole tables, which suites running beside it must not see.
+  const url = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/agentwatch');
+  url.pathname = `/agentwatch_test_${process.env.AGENTWATCH_TEST_RUN ?? Date.now().toString(36)}_replay`;
+  const databaseUrl = url.toString();
+  let stack: RunningStack;
+  let db: Client;
+
+  const fingerprint = async () => {
+    const result: Record<string, unknown> = {};
+    for (const table of TABLES) {
+      const [row] = (
+        await db.query(
+          `SELECT count(*)::int AS rows, md5(string_agg(t::text, '|' ORDER BY t::text)) AS hash FROM ${table} t`,
+        )
+      ).rows;
+      result[table] = row;
+    }
+    return result;
+  };
+  const shape = async () =>
+    (
+      await db.query(
+        `SELECT tablename, array_agg(indexname ORDER BY indexname) AS indexes,
+                (SELECT array_agg(policyname ORDER BY policyname) FROM pg_policies p WHERE p.tablename = i.tablename AND p.schemaname = 'public') AS policies,
+                (SELECT relforcerowsecurity FROM pg_class WHERE relname = i.tablename AND relnamespace = 'public'::regnamespace) AS forced
+           FROM pg_indexes i WHERE schemaname = 'public' AND tablename = ANY($1) GROUP BY tablename ORDER BY tablename`,
+        [TABLES],
+      )
+    ).rows;
+
+  beforeAll(async () => {
+    await bootstrapDatabase(databaseConfigFromEnv({ ...process.env, DATABASE_URL: databaseUrl }));
+    db = new Client({ connectionString: databaseUrl });
+    await db.connect();
+    stack = await startStack('replay', { DATABASE_URL: databaseUrl });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+    await db?.end();
+    await dropTestDatabase(databaseUrl, url.pathname.slice(1));
+  });
+
+  it('yields read models identical, row for row, to the ones built live, and swaps them in whole', async () => {
+    const org = await createOrganization('replayed', stack.env);
+    const sessions = Array.from({ length: 12 }, () => randomUUID());
+    for (const [i, session] of sessions.entries()) {
+      const parent = i > 0 && i % 3 !== 0 ? sessions[i - (i % 3)] : null;
+      await call(`${stack.apiUrl}/v1/sessions/ingest`, {
+        method: 'POST',
+        token: org.token,
+        body: {
+          session_id: session,
+          state: 'active',
+          timestamp: new Date(Date.UTC(2026, 5, 1, 10, i)).toISOString(),
+          platform: `p${i % 2}`,
+          signing_id: `s${i}`,
+          parent_id: parent,
+        },
+      });
+      if (i % 4 === 0) {
+        await call(`${stack.apiUrl}/v1/sessions/ingest`, {
+          method: 'POST',
+          token: org.token,
+          body: { session_id: session, state: 'ended', timestamp: new Date(Date.UTC(2026, 5, 1, 11, i)).toISOString() },
+        });
+      }
+    }
+    for (let batch = 0; batch < 6; batch++) {
+      const events = Array.from({ length: 200 }, (_, i) => ({
+        action_type: (['PROCESS_EXEC', 'FILE_READ', 'FILE_WRITE', 'FILE_DELETE', 'NETWORK_CONNECT'] as const)[
+          (batch + i) % 5
+        ],
+        timestamp: new Date(Date.UTC(2026, 5, 1, 10, 0, 0, batch * 1000 + i)).toISOString(),
+        session_id: sessions[(batch * 200 + i) % sessions.length],
+        agent_id: `agent-${i % 7}`,
+        tool_name: `tool-${i % 11}`,
+        arguments: [`/tmp/${batch}/${i}`],
+      }));
+      expect(
+        (await call(`${stack.apiUrl}/v1/events/ingest`, { method: 'POST', token: org.token, body: { events } })).status,
+      ).toBe(200);
+    }
+    // Projections advance on their own (the risk copy from the scores topic too): wait until all have stopped changing.
+    let previous = '';
+    const { current: live } = await eventually(
+      async () => {
+        const current = await fingerprint();
+        const stable = JSON.stringify(current) === previous;
+        previous = JSON.stringify(current);
+        return { current, stable };
+      },
+      ({ current, stable }) => stable && (current.events as { rows: number }).rows === 1200,
+      { what: 'live projections complete and stable', timeoutMs: 60_000, intervalMs: 1500 },
+    );
+    const liveShape = await shape();
+
+    const replay = spawnSync(
+      process.execPath,
+      [path.resolve('dist/apps/cli/src/main.js'), 'replay', '--projection', 'all'],
+      {
+        env: stack.env,
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
+    );
+    expect({ status: replay.status, stderr: replay.stderr.slice(-2000) }).toEqual({
+      status: 0,
+      stderr: expect.stringContaining('swapped in'),
+    });
+    expect(replay.stderr).toMatch(/records\/s/);
+
+    expect(await fingerprint()).toEqual(live);
+    expect(await shape()).toEqual(liveShape);
+    const schemas = await db.query(`SELECT nspname FROM pg_namespace WHERE nspname LIKE 'rebuild_%'`);
+    expect(schemas.rows).toEqual([]);
+
+    // The API still reads through row-level security, and the live projector carries on into the new tables.
+    const session = sessions[0];
+    expect((await call(`${stack.apiUrl}/v1/sessions/${session}`, { token: org.token })).status).toBe(200);
+    await call(`${stack.apiUrl}/v1/events/ingest`, {
+      method: 'POST',
+      token: org.token,
+      body: {
+        events: [
+          {
+            action_type: 'FILE_READ',
+            timestamp: new Date().toISOString(),
+            session_id: session,
+            tool_name: 'after-replay',
+          },
+        ],
+      },
+    });
+    await eventually(
+      () => call(`${stack.apiUrl}/v1/events?tool_name=after-replay`, { token: org.token }),
+      (answer) => answer.status === 200 && (answer.body.events as unknown[]).length === 1,
+      { what: 'event projected after the swap' },
+    );
+    const [{ count }] = (await db.query('SELECT count(*)::int AS count FROM events')).rows;
+    expect(count).toBe(1201);
+  });
+
+  it('rebuilds one projection alone while the projections sharing its consumer carry on', async () => {
+    const org = await createOrganization('replayed alone', stack.env);
+    const before = await fingerprint();
+    const replay = spawnSync(
+      process.execPath,
+      [path.resolve('dist/apps/cli/src/main.js'), 'replay', '--projection', 'events'],
+      { env: stack.env, encoding: 'utf8', timeout: 120_000 },
+    );
+    expect({ status: replay.status, stderr: replay.stderr.slice(-2000) }).toEqual({
+      status: 0,
+      stderr: expect.stringContaining('swapped in'),
+    });
+    expect(await fingerprint()).toEqual(before);
+
+    // The live consumer re-reads from the events checkpoint the swap handed it, the lowest of the three;
+    // sessions and agents skip what they already hold, and all three end at the topic's end.
+    const session = randomUUID();
+    const ingested = await call(`${stack.apiUrl}/v1/events/ingest`, {
+      method: 'POST',
+      token: org.token,
+      body: {
+        events: [
+          { action_type: 'FILE_READ', timestamp: new Date().toISOString(), session_id: session, agent_id: 'solo' },
+        ],
+      },
+    });
+    expect(ingested.status).toBe(200);
+    const prefix = stack.env.KAFKA_TOPIC_PREFIX ?? '';
+    const checkpoints = async () =>
+      (
+        await db.query(
+          `SELECT consumer_group, sum(next_offset)::int AS next FROM projection_checkpoints
+            WHERE topic = $1 GROUP BY consumer_group ORDER BY consumer_group`,
+          [`${prefix}ingest.events.v1`],
+        )
+      ).rows as { consumer_group: string; next: number }[];
+    const done = await eventually(checkpoints, (rows) => rows.length === 3 && rows.every((r) => r.next === 1202), {
+      what: 'events, sessions and agents checkpoints at the end of the topic',
+    });
+    expect(done.map((r) => r.consumer_group.split('.').pop())).toEqual(['agents', 'events', 'sessions']);
+    const counts = (
+      await db.query(
+        `SELECT (SELECT count(*)::int FROM events) AS events,
+                (SELECT count(*)::int FROM sessions WHERE id = $1) AS sessions,
+                (SELECT count(*)::int FROM agents WHERE id = 'solo') AS agents`,
+        [session],
+      )
+    ).rows[0];
+    expect(counts).toEqual({ events: 1202, sessions: 1, agents: 1 });
+  });
+});

@@ -1,0 +1,24 @@
+import { DatabaseModule } from '@agentwatch/db';
+import { KafkaModule } from '@agentwatch/kafka';
+import { ScoringApiModule } from '@agentwatch/scoring';
+import { DynamicModule, Module } from '@nestjs/common';
+import { ScoringApiConfig } from './config';
+
+@Module({})
+export class ScoringApiAppModule {
+  static forRoot(config: ScoringApiConfig): DynamicModule {
+    return {
+      module: ScoringApiAppModule,
+      imports: [
+        DatabaseModule.forRoot({
+          url: config.database.appUrl,
+          applicationName: 'agentwatch-scoring-api',
+          requireRowLevelSecurity: true,
+          poolSize: 10,
+        }),
+        KafkaModule.forRoot(config.kafka),
+        ScoringApiModule.forRoot(config.llm),
+      ],
+    };
+  }
+}

@@ -1,0 +1,40 @@
+import { ApiAnswers, ApiJsonBody } from '@agentwatch/http';
+import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Authenticated } from '../credential.guard';
+import { CurrentPrincipal, Principal } from '../principal';
+import { Machines, registerMachineBody } from './machines';
+
+@ApiTags('machines')
+@Controller('v1/machines')
+export class MachinesController {
+  constructor(private readonly machines: Machines) {}
+
+  @Post('register')
+  @HttpCode(200)
+  @Authenticated(['deploy-token'])
+  @ApiJsonBody(registerMachineBody)
+  @ApiOperation({
+    summary: 'Enroll a machine',
+    description:
+      'With a deploy token (the enrollment token): body `{machine_id, hostname?, os?, arch?, daemon_version?}` → 200 ' +
+      '`{machine_id, service_token, org_id}`. The svc_machine_… service token is long-lived, shown once, accepted wherever a ' +
+      'deploy token is, and revocable; registering the same machine_id again rotates it (the old one stops working). ' +
+      'Registration publishes a check-in on ingest.checkins.v1.',
+  })
+  @ApiAnswers(200, '`{machine_id, service_token, org_id}`', [400])
+  register(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
+    return this.machines.register(principal, body);
+  }
+
+  @Delete(':machineId')
+  @Authenticated(['jwt'])
+  @ApiOperation({
+    summary: "Revoke a machine's service token",
+    description: '200 `{machine_id, revoked_at}`; 404 for an unknown machine.',
+  })
+  @ApiAnswers(200, '`{machine_id, revoked_at}`', [404])
+  revoke(@CurrentPrincipal() principal: Principal, @Param('machineId') machineId: string) {
+    return this.machines.revoke(principal.orgId, machineId);
+  }
+}

@@ -1,0 +1,89 @@
+import { validateBody } from '@agentwatch/contracts';
+import { OrgScope, updateReturning } from '@agentwatch/db';
+import { invalidBody, notFound } from '@agentwatch/http';
+import { Injectable } from '@nestjs/common';
+import { z } from 'zod';
+import { mintMachineToken } from '../domain/deploy-token';
+import { Principal } from '../principal';
+import { ServiceTokenVerifier } from '../service-token.verifier';
+import { Checkins } from './checkins';
+
+const fact = z.string().trim().min(1).max(256).nullish();
+
+export const registerMachineBody = z.object({
+  machine_id: z.string().trim().min(1).max(256),
+  hostname: fact,
+  os: fact,
+  arch: fact,
+  daemon_version: fact,
+});
+
+export interface RegisteredMachine {
+  machine_id: string;
+  /** svc_machine_…: shown this once, stored only as its SHA-256. */
+  service_token: string;
+  org_id: string;
+}
+
+/** Enrollment: a deploy token buys a long-lived per-machine service token; registering again rotates it. */
+@Injectable()
+export class Machines {
+  constructor(
+    private readonly db: OrgScope,
+    private readonly verifier: ServiceTokenVerifier,
+    private readonly checkins: Checkins,
+  ) {}
+
+  async register(principal: Principal, body: unknown): Promise<RegisteredMachine> {
+    const validated = validateBody(registerMachineBody, body);
+    if (!validated.ok) throw invalidBody(validated.issues);
+    const { machine_id, ...facts } = validated.value;
+    const machineFacts = {
+      hostname: facts.hostname ?? null,
+      os: facts.os ?? null,
+      arch: facts.arch ?? null,
+      daemon_version: facts.daemon_version ?? null,
+    };
+    const token = mintMachineToken();
+    const previousHash = await this.db.run(principal.orgId, async (q) => {
+      const [previous] = await q.query('SELECT token_hash FROM machines WHERE org_id = $1 AND id = $2 FOR UPDATE', [
+        principal.orgId,
+        machine_id,
+      ]);
+      await q.query(
+        `INSERT INTO machines (org_id, id, hostname, os, arch, daemon_version, token_hash, token_prefix)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         ON CONFLICT (org_id, id) DO UPDATE SET hostname = EXCLUDED.hostname, os = EXCLUDED.os, arch = EXCLUDED.arch,
+           daemon_version = EXCLUDED.daemon_version, token_hash = EXCLUDED.token_hash, token_prefix = EXCLUDED.token_prefix,
+           rotated_at = now(), revoked_at = NULL`,
+        [
+          principal.orgId,
+          machine_id,
+          machineFacts.hostname,
+          machineFacts.os,
+          machineFacts.arch,
+          machineFacts.daemon_version,
+          token.hash,
+          token.prefix,
+        ],
+      );
+      return previous?.token_hash as string | undefined;
+    });
+    if (previousHash) this.verifier.forgetHash(previousHash);
+    await this.checkins.registered(principal.orgId, machine_id, machineFacts);
+    return { machine_id, service_token: token.raw, org_id: principal.orgId };
+  }
+
+  async revoke(orgId: string, machineId: string): Promise<{ machine_id: string; revoked_at: string }> {
+    const [row] = await this.db.run(orgId, (q) =>
+      updateReturning<{ token_hash: string; revoked_at: Date }>(
+        q,
+        'UPDATE machines SET revoked_at = COALESCE(revoked_at, now()) WHERE org_id = $1 AND id = $2 RETURNING token_hash, revoked_at',
+        [orgId, machineId],
+      ),
+    );
+    if (!row) throw notFound('Machine');
+    this.verifier.forgetHash(row.token_hash);
+    return { machine_id: machineId, revoked_at: row.revoked_at.toISOString() };
+  }
+}

@@ -1,0 +1,34 @@
+import { validateBody } from '@agentwatch/contracts';
+import { OrgScope } from '@agentwatch/db';
+import { invalidBody } from '@agentwatch/http';
+import { Injectable } from '@nestjs/common';
+import { v7 as uuidv7 } from 'uuid';
+import { z } from 'zod';
+import { JwtIdentityResolver } from '../jwt-identity.resolver';
+import { CreatedOrganization, insertOrganization } from '../organizations';
+import { Identity } from '../principal';
+
+export const createOrganizationBody = z.object({ name: z.string().trim().min(1).max(200) });
+
+/** POST /v1/tenant: a new organization, with the caller as its member. */
+@Injectable()
+export class CreateOrganization {
+  constructor(
+    private readonly db: OrgScope,
+    private readonly identities: JwtIdentityResolver,
+  ) {}
+
+  async execute(identity: Identity, body: unknown): Promise<CreatedOrganization> {
+    const validated = validateBody(createOrganizationBody, body);
+    if (!validated.ok) throw invalidBody(validated.issues);
+    const orgId = uuidv7();
+    const subject = identity.subject!;
+    const organization = await this.db.run(orgId, async (q) => {
+      const created = await insertOrganization(q, orgId, validated.value.name);
+      await q.query('INSERT INTO memberships (subject, org_id) VALUES ($1, $2)', [subject, orgId]);
+      return created;
+    });
+    this.identities.remember(subject, orgId);
+    return organization;
+  }
+}

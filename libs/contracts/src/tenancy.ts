@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { isoDateTime, uuid } from './common';
+
+/**
+ * Payload of `tenancy.flows.v1`: one journal event of a tenant flow, relayed through the control
+ * plane's transactional outbox. Key: the slug (per-slug order). `data` never holds a raw token.
+ */
+export const flowEventRecordedV1 = z.object({
+  position: z.number().int(),
+  flow_id: uuid,
+  flow_kind: z.enum(['onboard', 'offboard']),
+  tenant_id: uuid,
+  slug: z.string(),
+  version: z.number().int(),
+  type: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  actor: z.string(),
+  recorded_at: isoDateTime,
+});
+export type FlowEventRecordedV1 = z.infer<typeof flowEventRecordedV1>;
+export const FLOW_EVENT_RECORDED_TYPE = 'agentwatch.tenancy.flow-event.v1';
+
+/**
+ * Payload of `tenancy.tokens.v1`: an ingest token minted for (or revoked from) a tenant's
+ * organization. Only the SHA-256 hash and a short prefix travel; the raw token never does.
+ * Key: the organization id.
+ */
+export const ingestTokenChangedV1 = z.object({
+  action: z.enum(['minted', 'revoked']),
+  token_id: uuid,
+  org_id: uuid,
+  slug: z.string(),
+  organization_name: z.string(),
+  token_hash: z.string().regex(/^[0-9a-f]{64}$/),
+  prefix: z.string(),
+  /** The tenant database's schema version when minted; null would mean "not migrated" and is refused. */
+  schema_version: z.string().nullable(),
+  at: isoDateTime,
+});
+export type IngestTokenChangedV1 = z.infer<typeof ingestTokenChangedV1>;
+export const INGEST_TOKEN_CHANGED_TYPE = 'agentwatch.tenancy.ingest-token.v1';

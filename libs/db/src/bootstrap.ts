@@ -1,0 +1,113 @@
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { DatabaseConfig, ROLE_NAMES } from './database.config';
+import {
+  API_DELETABLE_TABLES,
+  API_WRITABLE_TABLES,
+  CONTROL_PLANE_JOURNAL,
+  CONTROL_PLANE_TABLES,
+  MIGRATIONS,
+} from './migrations';
+
+const DUPLICATE_OBJECT = '42710';
+const DUPLICATE_DATABASE = '42P04';
+const UNIQUE_VIOLATION = '23505';
+
+async function withClient<T>(url: string, fn: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Runs a CREATE that another process may be running at the same moment; "already exists" is success. */
+async function createIfMissing(client: Client, sql: string): Promise<void> {
+  try {
+    await client.query(sql);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code !== DUPLICATE_OBJECT && code !== DUPLICATE_DATABASE && code !== UNIQUE_VIOLATION) throw error;
+  }
+}
+
+const quoteLiteral = (value: string) => `'${value.replaceAll("'", "''")}'`;
+
+async function ensureRoles(client: Client, password: string | null): Promise<void> {
+  const pw = password === null ? '' : ` PASSWORD ${quoteLiteral(password)}`;
+  const roles = [
+    [ROLE_NAMES.owner, 'LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE'],
+    [ROLE_NAMES.app, 'LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOINHERIT'],
+    [ROLE_NAMES.projector, 'LOGIN NOSUPERUSER BYPASSRLS NOCREATEDB NOCREATEROLE NOINHERIT'],
+    [ROLE_NAMES.control, 'LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOINHERIT'],
+  ] as const;
+  for (const [role, options] of roles) {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
+    if (rowCount === 0) await createIfMissing(client, `CREATE ROLE ${role} ${options}${pw}`);
+    else await client.query(`ALTER ROLE ${role} ${options}${pw}`);
+  }
+}
+
+async function ensureDatabase(client: Client, database: string): Promise<void> {
+  const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+  if (rowCount === 0) await createIfMissing(client, `CREATE DATABASE ${database} OWNER ${ROLE_NAMES.owner}`);
+}
+
+export function ownerDataSource(config: DatabaseConfig): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url: config.ownerUrl,
+    migrations: MIGRATIONS,
+    migrationsTransactionMode: 'each',
+  });
+}
+
+async function migrate(config: DatabaseConfig): Promise<string[]> {
+  const dataSource = await ownerDataSource(config).initialize();
+  try {
+    const applied = await dataSource.runMigrations();
+    await grantPrivileges(dataSource);
+    return applied.map((m) => m.name);
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+/** Grants are reapplied on every set-up (and after a rebuild), so no table is ever left ungranted. */
+export async function grantPrivileges(q: { query: (sql: string) => Promise<unknown> }): Promise<void> {
+  await q.query(`
+      GRANT USAGE ON SCHEMA public TO ${ROLE_NAMES.app}, ${ROLE_NAMES.projector};
+      GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${ROLE_NAMES.app};
+      GRANT INSERT, UPDATE ON ${API_WRITABLE_TABLES.join(', ')} TO ${ROLE_NAMES.app};
+      GRANT DELETE ON ${API_DELETABLE_TABLES.join(', ')} TO ${ROLE_NAMES.app};
+      GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${ROLE_NAMES.projector};
+      GRANT USAGE ON SCHEMA public TO ${ROLE_NAMES.control};
+      GRANT SELECT, INSERT ON ${CONTROL_PLANE_JOURNAL} TO ${ROLE_NAMES.control};
+      GRANT SELECT, INSERT, UPDATE, DELETE ON ${CONTROL_PLANE_TABLES.join(', ')} TO ${ROLE_NAMES.control};
+      GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO ${ROLE_NAMES.control};
+    `);
+}
+
+/** Creates roles and the database when missing, then migrates. Safe to run again and concurrently. */
+export async function bootstrapDatabase(config: DatabaseConfig): Promise<string[]> {
+  const serverUrl = new URL(config.adminUrl);
+  serverUrl.pathname = '/postgres';
+  await withClient(serverUrl.toString(), async (client) => {
+    await ensureRoles(client, config.rolePassword);
+    await ensureDatabase(client, config.database);
+  });
+  await withClient(config.adminUrl, (client) =>
+    client.query(`ALTER SCHEMA public OWNER TO ${ROLE_NAMES.owner}; REVOKE CREATE ON SCHEMA public FROM PUBLIC`),
+  );
+  return migrate(config);
+}
+
+/** Drops a database (test runs clean up after themselves); refuses anything but a test database. */
+export async function dropTestDatabase(adminUrl: string, database: string): Promise<void> {
+  if (!database.startsWith('agentwatch_test_')) throw new Error(`refusing to drop ${database}`);
+  const serverUrl = new URL(adminUrl);
+  serverUrl.pathname = '/postgres';
+  await withClient(serverUrl.toString(), (client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+}

@@ -1,0 +1,65 @@
+import {
+  DynamicModule,
+  Inject,
+  Injectable,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { assertRowLevelSecurityApplies, OrgScope } from './org-scope';
+
+export interface DatabaseModuleOptions {
+  url: string;
+  poolSize?: number;
+  applicationName: string;
+  /** Serving tenant data: refuse to start unless row-level security binds this role. */
+  requireRowLevelSecurity?: boolean;
+}
+
+@Injectable()
+class DataSourceLifecycle implements OnApplicationShutdown {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+  }
+}
+
+@Injectable()
+class RowLevelSecurityCheck implements OnApplicationBootstrap {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+
+  onApplicationBootstrap(): Promise<void> {
+    return assertRowLevelSecurityApplies(this.dataSource);
+  }
+}
+
+/** One TypeORM DataSource per app, connected with that app's own role (schema changes are migrations only). */
+@Module({})
+export class DatabaseModule {
+  static forRoot(options: DatabaseModuleOptions): DynamicModule {
+    return {
+      module: DatabaseModule,
+      global: true,
+      providers: [
+        {
+          provide: DataSource,
+          useFactory: () =>
+            new DataSource({
+              type: 'postgres',
+              url: options.url,
+              synchronize: false,
+              migrationsRun: false,
+              applicationName: options.applicationName,
+              extra: { max: options.poolSize ?? 10 },
+            }).initialize(),
+        },
+        DataSourceLifecycle,
+        OrgScope,
+        ...(options.requireRowLevelSecurity ? [RowLevelSecurityCheck] : []),
+      ],
+      exports: [DataSource, OrgScope],
+    };
+  }
+}

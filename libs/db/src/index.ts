@@ -1,0 +1,6 @@
+export * from './bootstrap';
+export * from './database.config';
+export * from './database.module';
+export * from './migrations';
+export * from './org-scope';
+export * from './rebuild';

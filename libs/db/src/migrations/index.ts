@@ -1,0 +1,35 @@
+import { Init1732233600000 } from './1732233600000-init';
+import { Identity1732240000000 } from './1732240000000-identity';
+import { Scoring1732320000000 } from './1732320000000-scoring';
+import { Tenancy1732406400000 } from './1732406400000-tenancy';
+
+export { EVENT_RISK_LOCK } from './1732320000000-scoring';
+
+export const MIGRATIONS = [Init1732233600000, Identity1732240000000, Scoring1732320000000, Tenancy1732406400000];
+
+/** Tables the API writes itself (commands, not projections); everything else it may only read. */
+export const API_WRITABLE_TABLES = [
+  'organizations',
+  'deploy_tokens',
+  'memberships',
+  'machines',
+  'ingest_rate_limits',
+  'api_keys',
+  'scoring_policies',
+  'scoring_policy_versions',
+];
+
+/** Tables from which the API deletes rows (expired rate-limit windows). */
+export const API_DELETABLE_TABLES = ['ingest_rate_limits'];
+
+/** The control plane's own tables; its journal is append-only (no UPDATE or DELETE granted). */
+export const CONTROL_PLANE_TABLES = [
+  'tenancy_flows',
+  'tenancy_timers',
+  'tenancy_outbox',
+  'tenancy_routes',
+  'tenancy_tokens',
+  'tenancy_checkins',
+  'projection_checkpoints',
+];
+export const CONTROL_PLANE_JOURNAL = 'tenancy_journal';

@@ -1,0 +1,54 @@
+import { DynamicModule, INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { ErrorBodyFilter } from './error-body.filter';
+import { registerJsonBodyParser } from './json-body.parser';
+
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+const LEVELS = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'] as const;
+
+/** LOG_LEVEL=warn keeps fatal, error and warn; the default is log. */
+export function logLevels(level = 'log'): (typeof LEVELS)[number][] {
+  const index = LEVELS.indexOf(level as (typeof LEVELS)[number]);
+  return LEVELS.slice(0, index < 0 ? 4 : index + 1);
+}
+
+export interface HttpAppOptions {
+  title: string;
+  description: string;
+  logger?: false | (typeof LEVELS)[number][];
+}
+
+export async function createHttpApp(module: DynamicModule, options: HttpAppOptions): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({ bodyLimit: MAX_BODY_BYTES, trustProxy: true });
+  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
+    logger: options.logger ?? logLevels(process.env.LOG_LEVEL),
+    // Bodies are JSON only, parsed by registerJsonBodyParser (gzip, size limit, error body).
+    bodyParser: false,
+  });
+  app.useGlobalFilters(new ErrorBodyFilter());
+  registerJsonBodyParser(app.getHttpAdapter().getInstance(), MAX_BODY_BYTES);
+  app.enableShutdownHooks();
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle(options.title)
+      .setDescription(options.description)
+      .setVersion('1')
+      .addBearerAuth()
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json' });
+  return app;
+}
+
+export async function listen(
+  app: INestApplication,
+  port: number,
+  host = process.env.HOST ?? '0.0.0.0',
+): Promise<string> {
+  await app.listen(port, host);
+  return app.getUrl();
+}

@@ -1,0 +1,48 @@
+import { Principal } from '@agentwatch/auth';
+import { EventIngestItem, SessionIngestRecord, ValidationIssue } from '@agentwatch/contracts';
+import { invalidBody } from '@agentwatch/http';
+import { Injectable } from '@nestjs/common';
+import { v7 as uuidv7 } from 'uuid';
+import { recordEvents } from '../events/domain/record-events';
+import { assertBatchSize } from '../events/ingest-events';
+import { IngestWriter } from '../ingest-writer';
+import { recordSession } from '../sessions/domain/record-sessions';
+import { readDaemonItem } from './domain/daemon-items';
+
+export interface DaemonIngestResult {
+  ingested: number;
+  events: number;
+  sessions: number;
+}
+
+/** POST /v1/ingest: a daemon's mixed batch of events and session lifecycle records, all or nothing. */
+@Injectable()
+export class IngestDaemonItems {
+  constructor(private readonly writer: IngestWriter) {}
+
+  async execute(principal: Principal, body: unknown): Promise<DaemonIngestResult> {
+    assertBatchSize(body);
+    const items = (body as { events?: unknown } | null)?.events;
+    if (!Array.isArray(items)) throw invalidBody([{ index: null, path: 'events', message: 'expected an array' }]);
+    const receivedAt = new Date();
+    const events: EventIngestItem[] = [];
+    const sessions: SessionIngestRecord[] = [];
+    const issues: ValidationIssue[] = [];
+    items.forEach((raw, index) => {
+      const item = readDaemonItem(raw, receivedAt);
+      if ('kind' in item) {
+        if (item.kind === 'event') events.push(item.event);
+        else sessions.push(item.session);
+      } else {
+        issues.push({ index, ...item });
+      }
+    });
+    if (issues.length > 0) throw invalidBody(issues);
+    const context = { orgId: principal.orgId, machineId: principal.machineId, receivedAt, newId: uuidv7 };
+    await this.writer.append(principal, {
+      events: recordEvents(events, context),
+      sessions: sessions.map((record) => recordSession(record, context)),
+    });
+    return { ingested: items.length, events: events.length, sessions: sessions.length };
+  }
+}

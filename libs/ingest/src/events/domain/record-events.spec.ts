@@ -1,0 +1,61 @@
+import { eventIdFor, eventKey, recordEvents } from './record-events';
+
+describe('recording an ingest batch', () => {
+  const orgId = '11111111-1111-4111-8111-111111111111';
+  const context = { orgId, machineId: 'm-1', receivedAt: new Date('2026-11-01T12:00:05Z'), newId: () => 'server-id' };
+
+  it('fills the canonical record with defaults and the time it was received', () => {
+    const [event] = recordEvents([{ action_type: 'PROCESS_EXEC', timestamp: '2026-11-01T13:00:00+01:00' }], context);
+    expect(event).toEqual({
+      id: 'server-id',
+      org_id: orgId,
+      client_event_id: null,
+      session_id: null,
+      agent_id: null,
+      machine_id: 'm-1',
+      action_type: 'PROCESS_EXEC',
+      tool_name: null,
+      arguments: [],
+      decision: 'allow',
+      timestamp: '2026-11-01T12:00:00.000Z',
+      received_at: '2026-11-01T12:00:05.000Z',
+    });
+  });
+
+  it('derives the id from the client event_id, per organization, so retries collapse', () => {
+    const item = { event_id: 'e-1', action_type: 'FILE_READ' as const, timestamp: '2026-11-01T12:00:00Z' };
+    const [first] = recordEvents([item], context);
+    const [retry] = recordEvents([item], { ...context, newId: () => 'another' });
+    const [otherOrg] = recordEvents([item], { ...context, orgId: '22222222-2222-4222-8222-222222222222' });
+    expect(first.id).toBe(retry.id);
+    expect(first.id).toBe(eventIdFor(orgId, 'e-1'));
+    expect(first.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(otherOrg.id).not.toBe(first.id);
+  });
+
+  it('truncates timestamps to the millisecond so cursors compare exactly', () => {
+    const [event] = recordEvents([{ action_type: 'FILE_READ', timestamp: '2026-11-01T12:00:00.123456Z' }], context);
+    expect(event.timestamp).toBe('2026-11-01T12:00:00.123Z');
+  });
+
+  it('keys by session, then agent, then event id', () => {
+    const [withSession, withAgent, bare] = recordEvents(
+      [
+        {
+          action_type: 'FILE_READ',
+          timestamp: '2026-11-01T12:00:00Z',
+          session_id: '8b7e1c2a-3f4d-5a6b-8c9d-0e1f2a3b4c5d',
+          agent_id: 'a',
+        },
+        { action_type: 'FILE_READ', timestamp: '2026-11-01T12:00:00Z', agent_id: 'a' },
+        { action_type: 'FILE_READ', timestamp: '2026-11-01T12:00:00Z' },
+      ],
+      context,
+    );
+    expect([eventKey(withSession), eventKey(withAgent), eventKey(bare)]).toEqual([
+      '8b7e1c2a-3f4d-5a6b-8c9d-0e1f2a3b4c5d',
+      'a',
+      'server-id',
+    ]);
+  });
+});

@@ -1,0 +1,79 @@
+import { ACTION_TYPES, DECISIONS, isoDateTime } from '@agentwatch/contracts';
+import { OrgScope } from '@agentwatch/db';
+import { badRequest, notFound } from '@agentwatch/http';
+import { Injectable } from '@nestjs/common';
+import { z } from 'zod';
+import { toPage } from '../shared/pagination';
+import { readQuery, riskParam } from '../shared/query-params';
+import { SqlFilter } from '../shared/sql-filter';
+import { EVENT_COLUMNS, EventRow, EventView, toEventView } from './event-view';
+
+export const eventFilters = z.object({
+  agent_id: z.string().max(256).optional(),
+  session_id: z.uuid().optional(),
+  action_type: z.enum(ACTION_TYPES).optional(),
+  tool_name: z.string().max(1024).optional(),
+  min_risk: riskParam.optional(),
+  max_risk: riskParam.optional(),
+  since: isoDateTime.optional(),
+  end_time: isoDateTime.optional(),
+  decision: z.enum(DECISIONS).optional(),
+});
+
+export interface EventDetail extends EventView {
+  received_at: string;
+  scored_at: string | null;
+  machine_id: string | null;
+}
+
+/** Read routes over the events read model, newest first. */
+@Injectable()
+export class EventQueries {
+  constructor(private readonly db: OrgScope) {}
+
+  list(orgId: string, query: Record<string, unknown>): Promise<{ events: EventView[]; next_cursor: string | null }> {
+    const { page, ...f } = readQuery(eventFilters, query);
+    if (f.min_risk !== undefined && f.max_risk !== undefined && f.min_risk > f.max_risk) {
+      throw badRequest('min_risk must not exceed max_risk');
+    }
+    const filter = new SqlFilter(orgId)
+      .where((p) => `agent_id = ${p(f.agent_id)}`, f.agent_id, true)
+      .where((p) => `session_id = ${p(f.session_id)}`, f.session_id, true)
+      .where((p) => `action_type = ${p(f.action_type)}`, f.action_type, true)
+      .where((p) => `tool_name = ${p(f.tool_name)}`, f.tool_name, true)
+      .where((p) => `risk_score >= ${p(f.min_risk)}`, f.min_risk, true)
+      .where((p) => `risk_score <= ${p(f.max_risk)}`, f.max_risk, true)
+      .where((p) => `"timestamp" >= ${p(f.since)}`, f.since, true)
+      .where((p) => `"timestamp" <= ${p(f.end_time)}`, f.end_time, true)
+      .where((p) => `decision = ${p(f.decision)}`, f.decision, true)
+      .where(
+        (p) => `("timestamp", id) < (${p(page.after?.at)}::timestamptz, ${p(page.after?.id)}::uuid)`,
+        page.after ?? undefined,
+        true,
+      );
+    return this.db.run(orgId, async (q) => {
+      const rows: EventRow[] = await q.query(
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE ${filter.sql} ORDER BY "timestamp" DESC, id DESC LIMIT ${filter.placeholder(page.limit + 1)}`,
+        filter.params,
+      );
+      const { items, next_cursor } = toPage(rows, page.limit, (r) => ({ at: r.timestamp.toISOString(), id: r.id }));
+      return { events: items.map(toEventView), next_cursor };
+    });
+  }
+
+  get(orgId: string, id: string): Promise<EventDetail> {
+    return this.db.run(orgId, async (q) => {
+      const [row] = await q.query(
+        `SELECT ${EVENT_COLUMNS}, received_at, scored_at, machine_id FROM events WHERE org_id = $1 AND id = $2`,
+        [orgId, id],
+      );
+      if (!row) throw notFound('Event');
+      return {
+        ...toEventView(row),
+        machine_id: row.machine_id,
+        received_at: row.received_at.toISOString(),
+        scored_at: row.scored_at?.toISOString() ?? null,
+      };
+    });
+  }
+}

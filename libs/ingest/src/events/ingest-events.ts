@@ -1,0 +1,34 @@
+import { Principal } from '@agentwatch/auth';
+import { eventIngestBody, MAX_BATCH_ITEMS, validateBody } from '@agentwatch/contracts';
+import { invalidBody, tooLarge } from '@agentwatch/http';
+import { Injectable } from '@nestjs/common';
+import { v7 as uuidv7 } from 'uuid';
+import { IngestWriter } from '../ingest-writer';
+import { recordEvents } from './domain/record-events';
+
+export function assertBatchSize(body: unknown): void {
+  const items = (body as { events?: unknown } | null)?.events;
+  if (Array.isArray(items) && items.length > MAX_BATCH_ITEMS) {
+    throw tooLarge(`Too many events: at most ${MAX_BATCH_ITEMS} per request, got ${items.length}`);
+  }
+}
+
+/** POST /v1/events/ingest */
+@Injectable()
+export class IngestEvents {
+  constructor(private readonly writer: IngestWriter) {}
+
+  async execute(principal: Principal, body: unknown): Promise<{ ingested: number }> {
+    assertBatchSize(body);
+    const validated = validateBody(eventIngestBody, body, 'events');
+    if (!validated.ok) throw invalidBody(validated.issues);
+    const events = recordEvents(validated.value.events, {
+      orgId: principal.orgId,
+      machineId: principal.machineId,
+      receivedAt: new Date(),
+      newId: uuidv7,
+    });
+    await this.writer.append(principal, { events, sessions: [] });
+    return { ingested: events.length };
+  }
+}

@@ -1,0 +1,52 @@
+import { Authenticated, CurrentPrincipal, DAEMON_OR_USER, Principal } from '@agentwatch/auth';
+import { daemonActionItem, eventIngestItem, sessionIngestRecord, sessionLifecycleItem } from '@agentwatch/contracts';
+import { ApiAnswers, ApiJsonBody, INGEST_ERRORS } from '@agentwatch/http';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { z } from 'zod';
+import { ListAgents } from '../agents/list-agents';
+import { IngestDaemonItems } from '../daemon/ingest-daemon-items';
+import { RateLimited } from './ingest-rate-limit';
+
+@ApiTags('daemon')
+@Controller('v1')
+export class DaemonController {
+  constructor(
+    private readonly ingestDaemonItems: IngestDaemonItems,
+    private readonly listAgents: ListAgents,
+  ) {}
+
+  @Post('ingest')
+  @HttpCode(200)
+  @Authenticated(['deploy-token', 'service-token'])
+  @RateLimited()
+  @ApiJsonBody(
+    z.object({
+      events: z.array(z.union([eventIngestItem, daemonActionItem, sessionLifecycleItem, sessionIngestRecord])),
+    }),
+  )
+  @ApiOperation({
+    summary: "A daemon's mixed batch",
+    description:
+      '`{events:[…]}` whose items are event ingest items (`action_type`), development event items ' +
+      '(`{event_id, action, agent, blocked, metadata}`: action names an action type, blocked → decision block, metadata may carry ' +
+      'tool_name/tool, arguments/args, path, session_id, timestamp; no timestamp → the time received), wrapper lifecycle items ' +
+      '(`event_type`) or flat session records (`state`). All or nothing, like /v1/events/ingest → `{ingested, events, sessions}`.',
+  })
+  @ApiAnswers(200, '`{ingested, events, sessions}`', [...INGEST_ERRORS])
+  ingest(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
+    return this.ingestDaemonItems.execute(principal, body);
+  }
+
+  @Get('agents')
+  @Authenticated(DAEMON_OR_USER)
+  @ApiOperation({
+    summary: 'Agents seen in events',
+    description:
+      "`{agents:[{id, platform, signing_id, first_seen, last_seen}], next_cursor}`, most recently seen first; platform and signing_id come from the agent's latest session.",
+  })
+  @ApiAnswers(200, '`{agents, next_cursor}`', [400])
+  agents(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>) {
+    return this.listAgents.execute(principal.orgId, query);
+  }
+}

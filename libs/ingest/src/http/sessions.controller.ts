@@ -1,0 +1,96 @@
+import { Authenticated, CurrentPrincipal, DAEMON_OR_USER, Principal } from '@agentwatch/auth';
+import { sessionIngestRecord, sessionLifecycleBody } from '@agentwatch/contracts';
+import { ApiAnswers, ApiJsonBody, INGEST_ERRORS, READ_ERRORS, UuidParam } from '@agentwatch/http';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { z } from 'zod';
+import { IngestSessions } from '../sessions/ingest-sessions';
+import { ListSessionEvents } from '../sessions/list-session-events';
+import { SessionQueries } from '../sessions/session-queries';
+import { pageRequest } from '../shared/pagination';
+import { RateLimited } from './ingest-rate-limit';
+
+@ApiTags('sessions')
+@Controller('v1/sessions')
+export class SessionsController {
+  constructor(
+    private readonly ingestSessions: IngestSessions,
+    private readonly queries: SessionQueries,
+    private readonly listSessionEvents: ListSessionEvents,
+  ) {}
+
+  @Post('ingest')
+  @HttpCode(200)
+  @Authenticated(DAEMON_OR_USER)
+  @RateLimited()
+  @ApiJsonBody(
+    z.union([sessionIngestRecord, sessionLifecycleBody]),
+    'The flat record of the spec, or the development wrapper',
+  )
+  @ApiOperation({
+    summary: 'Report session lifecycle',
+    description:
+      'The flat record `{session_id, state, timestamp, session_name?, model?, signing_id?, platform?, parent_id?}` → `{ok: true, ingested: 1}`, ' +
+      'or the wrapper `{events:[{event_type: session_start|session_end, session_id, started_at?, ended_at?, timestamp?, …}]}` → ' +
+      '`{ok: true, ingested: N}`. State rules: active ↔ idle, either → ended; ended is final; records apply in timestamp order, ' +
+      'so a late, older record never regresses the state.',
+  })
+  @ApiAnswers(200, '`{"ok": true, "ingested": N}`', [...INGEST_ERRORS])
+  ingest(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
+    return this.ingestSessions.execute(principal, body);
+  }
+
+  @Get()
+  @Authenticated(DAEMON_OR_USER)
+  @ApiOperation({
+    summary: 'List sessions, newest first',
+    description:
+      '`{sessions:[…], next_cursor}`. Filters: state, platform, parent_id, root_only=true (parent_id null), since and end_time ' +
+      '(inclusive bounds on started_at); limit (default 100, max 1000) and cursor.',
+  })
+  @ApiAnswers(200, '`{sessions, next_cursor}`', [400])
+  list(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>) {
+    return this.queries.list(principal.orgId, query);
+  }
+
+  @Get(':id')
+  @Authenticated(DAEMON_OR_USER)
+  @ApiOperation({
+    summary: 'One session with its children and risk summary',
+    description: '`risk_summary`: total_events, max_risk and avg_risk over the scored events (0 while none is scored).',
+  })
+  @ApiAnswers(200, 'The session with children and risk_summary', [...READ_ERRORS])
+  get(@CurrentPrincipal() principal: Principal, @Param('id', UuidParam) id: string) {
+    return this.queries.get(principal.orgId, id);
+  }
+
+  @Get(':id/children')
+  @Authenticated(DAEMON_OR_USER)
+  @ApiOperation({
+    summary: 'Child sessions',
+    description: '`{children:[…]}` oldest first; 404 when the parent is unknown.',
+  })
+  @ApiAnswers(200, '`{children}`', [...READ_ERRORS])
+  children(@CurrentPrincipal() principal: Principal, @Param('id', UuidParam) id: string) {
+    return this.queries.children(principal.orgId, id);
+  }
+
+  @Get(':id/events')
+  @Authenticated(DAEMON_OR_USER)
+  @ApiOperation({
+    summary: "A session's events in timestamp order",
+    description:
+      "`{events:[…], next_cursor}`; `limit` (default 100, max 1000) and `cursor` (the previous page's `next_cursor`). " +
+      'A session of another organization, or one with neither a lifecycle record nor events → 404.',
+  })
+  @ApiQuery({ name: 'limit', required: false })
+  @ApiQuery({ name: 'cursor', required: false })
+  @ApiAnswers(200, '`{events, next_cursor}`', [...READ_ERRORS])
+  events(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', UuidParam) id: string,
+    @Query() query: { limit?: string; cursor?: string },
+  ) {
+    return this.listSessionEvents.execute(principal.orgId, id, pageRequest(query));
+  }
+}

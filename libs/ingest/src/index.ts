@@ -1,0 +1,3 @@
+export * from './events/domain/record-events';
+export * from './events/event-view';
+export * from './ingest.module';

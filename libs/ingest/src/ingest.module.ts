@@ -1,0 +1,93 @@
+import { IdentityApiModule } from '@agentwatch/auth';
+import { eventRecordedV1, sessionRecordedV1, TOPICS } from '@agentwatch/contracts';
+import { ProjectionDefinition, ProjectionLag } from '@agentwatch/kafka';
+import { DynamicModule, Module } from '@nestjs/common';
+import { RateLimiterMemory, RateLimiterPostgres } from 'rate-limiter-flexible';
+import { DataSource } from 'typeorm';
+import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { AgentsProjection } from './agents/agents.projection';
+import { ListAgents } from './agents/list-agents';
+import { IngestDaemonItems } from './daemon/ingest-daemon-items';
+import { EventQueries } from './events/event-queries';
+import { EventStatistics } from './events/event-stats';
+import { EventsProjection } from './events/events.projection';
+import { IngestEvents } from './events/ingest-events';
+import { DaemonController } from './http/daemon.controller';
+import { EventsController } from './http/events.controller';
+import { IngestRateLimit, IngestRateLimiter } from './http/ingest-rate-limit';
+import { SessionsController } from './http/sessions.controller';
+import { IngestWriter } from './ingest-writer';
+import { IngestSessions } from './sessions/ingest-sessions';
+import { ListSessionEvents } from './sessions/list-session-events';
+import { SessionQueries } from './sessions/session-queries';
+import { SessionsProjection } from './sessions/sessions.projection';
+
+export interface IngestApiOptions {
+  /** Requests per second per organization and ingest route, and the burst allowed above it. */
+  rateLimit: { rps: number; burst: number };
+}
+
+function rateLimiter({ rps, burst }: IngestApiOptions['rateLimit'], dataSource: DataSource): IngestRateLimiter {
+  // A window of burst/rps seconds allowing `burst` requests averages `rps` with bursts up to `burst`.
+  const duration = Math.max(1, Math.round(burst / rps));
+  const options = { points: burst, duration, keyPrefix: 'ingest' };
+  const limiter = new RateLimiterPostgres({
+    ...options,
+    storeClient: (dataSource.driver as PostgresDriver).master,
+    storeType: 'pool',
+    tableName: 'ingest_rate_limits',
+    tableCreated: true,
+    inMemoryBlockOnConsumed: burst + 1,
+    inMemoryBlockDuration: duration,
+    // If Postgres cannot be asked, each replica limits on its own rather than failing the ingest.
+    insuranceLimiter: new RateLimiterMemory(options),
+  });
+  return { limiter, limit: burst };
+}
+
+/** The cloud API's side of the ingest context: write routes that append to Kafka, read routes over the read models. */
+@Module({})
+export class IngestApiModule {
+  static forRoot(options: IngestApiOptions): DynamicModule {
+    return {
+      module: IngestApiModule,
+      imports: [IdentityApiModule],
+      controllers: [EventsController, SessionsController, DaemonController],
+      providers: [
+        {
+          provide: IngestRateLimiter,
+          inject: [DataSource],
+          useFactory: (ds: DataSource) => rateLimiter(options.rateLimit, ds),
+        },
+        IngestRateLimit,
+        IngestWriter,
+        IngestEvents,
+        IngestSessions,
+        IngestDaemonItems,
+        EventQueries,
+        EventStatistics,
+        ProjectionLag,
+        SessionQueries,
+        ListSessionEvents,
+        ListAgents,
+      ],
+    };
+  }
+}
+
+/** The projector's side: the read models built from the ingest topics. */
+@Module({ controllers: [EventsProjection, SessionsProjection, AgentsProjection] })
+export class IngestProjectionsModule {}
+
+// One consumer reads the ingest topics for all three read models: each event is fetched and decoded
+// once, not three times, and a batch's rows in all three tables commit together.
+export const INGEST_PROJECTIONS: ProjectionDefinition[] = [
+  { name: 'events', consumer: 'ingest', topics: { [TOPICS.ingestEvents.name]: eventRecordedV1 }, tables: ['events'] },
+  {
+    name: 'sessions',
+    consumer: 'ingest',
+    topics: { [TOPICS.ingestSessions.name]: sessionRecordedV1, [TOPICS.ingestEvents.name]: eventRecordedV1 },
+    tables: ['sessions'],
+  },
+  { name: 'agents', consumer: 'ingest', topics: { [TOPICS.ingestEvents.name]: eventRecordedV1 }, tables: ['agents'] },
+];

@@ -1,0 +1,39 @@
+import { Principal } from '@agentwatch/auth';
+import { SessionIngestRecord, sessionIngestRecord, sessionLifecycleBody, validateBody } from '@agentwatch/contracts';
+import { invalidBody } from '@agentwatch/http';
+import { Injectable } from '@nestjs/common';
+import { v7 as uuidv7 } from 'uuid';
+import { assertBatchSize } from '../events/ingest-events';
+import { IngestWriter } from '../ingest-writer';
+import { fromLifecycleItem, recordSession } from './domain/record-sessions';
+
+/**
+ * POST /v1/sessions/ingest: the spec's flat record (one lifecycle event per request), or the
+ * development wrapper `{events:[{event_type: session_start|session_end, …}]}`.
+ */
+@Injectable()
+export class IngestSessions {
+  constructor(private readonly writer: IngestWriter) {}
+
+  async execute(principal: Principal, body: unknown): Promise<{ ok: true; ingested: number }> {
+    const records = this.read(body);
+    const receivedAt = new Date();
+    const sessions = records.map((record) =>
+      recordSession(record, { orgId: principal.orgId, receivedAt, newId: uuidv7 }),
+    );
+    await this.writer.append(principal, { events: [], sessions });
+    return { ok: true, ingested: sessions.length };
+  }
+
+  private read(body: unknown): SessionIngestRecord[] {
+    if (typeof body === 'object' && body !== null && 'events' in body) {
+      assertBatchSize(body);
+      const wrapper = validateBody(sessionLifecycleBody, body, 'events');
+      if (!wrapper.ok) throw invalidBody(wrapper.issues);
+      return wrapper.value.events.map(fromLifecycleItem);
+    }
+    const flat = validateBody(sessionIngestRecord, body);
+    if (!flat.ok) throw invalidBody(flat.issues);
+    return [flat.value];
+  }
+}

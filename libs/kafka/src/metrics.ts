@@ -1,0 +1,50 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram } from 'prom-client';
+
+// Created once per process (prom-client's registry is global), shared by every app in it.
+collectDefaultMetrics();
+
+const seconds = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export const metrics = {
+  produceSeconds: new Histogram({
+    name: 'agentwatch_kafka_produce_seconds',
+    help: 'Time from produce call to broker acknowledgment',
+    buckets: seconds,
+  }),
+  producedRecords: new Counter({
+    name: 'agentwatch_kafka_produced_records_total',
+    help: 'Records acknowledged by the broker',
+    labelNames: ['topic'],
+  }),
+  produceFailures: new Counter({
+    name: 'agentwatch_kafka_produce_failures_total',
+    help: 'Produce calls that were not acknowledged',
+  }),
+  projectedRecords: new Counter({
+    name: 'agentwatch_projection_records_total',
+    help: 'Records applied by a projection',
+    labelNames: ['projection', 'topic'],
+  }),
+  projectionBatchSeconds: new Histogram({
+    name: 'agentwatch_projection_batch_seconds',
+    help: 'Time to apply one batch and commit its checkpoint',
+    labelNames: ['projection'],
+    buckets: seconds,
+  }),
+  projectionLatencySeconds: new Histogram({
+    name: 'agentwatch_projection_latency_seconds',
+    help: 'Time from a record being appended (its CloudEvents time) to its projection committing',
+    labelNames: ['projection'],
+    buckets: seconds,
+  }),
+  consumerLag: new Gauge({
+    name: 'agentwatch_consumer_lag_records',
+    help: 'Records behind the high watermark after the last batch',
+    labelNames: ['projection', 'topic', 'partition'],
+  }),
+  deadLetters: new Counter({
+    name: 'agentwatch_dead_letters_total',
+    help: 'Records sent to a dead-letter topic',
+    labelNames: ['projection', 'topic'],
+  }),
+};

@@ -1,0 +1,405 @@
+import { deadLetterTopic, fromWire, MalformedEnvelopeError } from '@agentwatch/contracts';
+import { Logger } from '@nestjs/common';
+import { Consumer, EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafkajs';
+import { DataSource, EntityManager } from 'typeorm';
+import { z } from 'zod';
+import { CheckpointStore } from './checkpoint-store';
+import { delayPoint, failpoint } from './failpoint';
+import { metrics } from './metrics';
+
+export interface ProjectedRecord<T> {
+  id: string;
+  type: string;
+  /** CloudEvents time: when the record was appended. */
+  time: string;
+  orgId: string;
+  payload: T;
+  partition: number;
+  offset: string;
+}
+
+export interface ProjectionBatch<T = unknown> {
+  /** The transaction that also advances the checkpoint: write the batch's rows through it. */
+  tx: EntityManager;
+  /** The base topic name (without deployment prefix). */
+  topic: string;
+  records: ProjectedRecord<T>[];
+}
+
+/** One read model fed by a runner: its own checkpoints, applied in the runner's transactions. */
+export interface RunnerMember<T> {
+  /** The projection's name, for metrics and logs. */
+  name: string;
+  /** Its checkpoint key, already prefixed. */
+  group: string;
+  /** The base topic names it reads (a subset of the runner's). */
+  topics: string[];
+  apply: (batch: ProjectionBatch<T>) => Promise<void>;
+}
+
+export interface ProjectionRunnerOptions<T> {
+  /** The consumer's name, for logs and consumer metrics. */
+  name: string;
+  /** The Kafka consumer group, already prefixed. */
+  consumerGroup: string;
+  /** Base topic name → payload schema; records that fail it go to the dead-letter topic. */
+  topics: Record<string, z.ZodType<T>>;
+  /** The projections that share this consumer: each record is read and decoded once for all. */
+  members: RunnerMember<T>[];
+  prefix: string;
+  sessionTimeoutMs: number;
+  /** A rebuild's schema: tables the projection names resolve there first, checkpoints included. */
+  schema?: string;
+  /**
+   * Largest fetch per partition: a batch holds at most about this much, and up to four partitions'
+   * batches are in flight, decoded, at once. Default DEFAULT_FETCH_BYTES.
+   */
+  fetchBytesPerPartition?: number;
+  /** Partitions whose batches are applied at once (each in its own transaction). Default 4. */
+  concurrency?: number;
+}
+
+// About 4,000 ingest records per partition and batch: enough to amortize a transaction; with four
+// partitions in flight, decoded, a projector catching up on a backlog stays inside 512 MB.
+export const DEFAULT_FETCH_BYTES = 2 * 1024 * 1024;
+export const DEFAULT_CONCURRENCY = 4;
+
+class FencedError extends Error {}
+
+/** How long a stop waits for the batches in flight and then for the group to be left. */
+const STOP_GRACE_MS = 30_000;
+
+const within = <T>(promise: Promise<T>, ms: number): Promise<T | 'timed out'> =>
+  Promise.race([promise, new Promise<'timed out'>((resolve) => setTimeout(() => resolve('timed out'), ms).unref())]);
+
+const headerText = (value: unknown): string | undefined =>
+  value === undefined ? undefined : Array.isArray(value) ? String(value[0]) : String(value);
+
+/** Only the headers the envelope is read from: decoding every header of every record costs. */
+const envelopeHeaders = ({ headers = {} }: KafkaMessage) => ({
+  ce_specversion: headerText(headers.ce_specversion),
+  ce_id: headerText(headers.ce_id),
+  ce_type: headerText(headers.ce_type),
+  ce_time: headerText(headers.ce_time),
+  org_id: headerText(headers.org_id),
+});
+
+const nextOf = (offset: string) => (BigInt(offset) + 1n).toString();
+
+const lowest = (offsets: (string | null)[]): string =>
+  offsets.reduce(
+    (low, o) => (o !== null && (low === null || BigInt(o) < BigInt(low)) ? o : low),
+    null as string | null,
+  ) ?? '0';
+
+/**
+ * Exactly-once projection of Kafka partitions into Postgres: each batch's rows and its checkpoint
+ * commit in one transaction, records below the checkpoint count as already applied, the checkpoint
+ * advances by compare-and-set, and the consumer seeks to the stored checkpoint on every assignment.
+ * Kafka's own committed offsets only follow the database (for lag tooling); they are never trusted.
+ *
+ * Several projections of the same topics share one runner (one fetch and one decode per record, one
+ * transaction per batch) and still keep a checkpoint each, so each can be rebuilt on its own: a
+ * batch is read from the lowest of their checkpoints, and each applies only what it has not.
+ */
+export class ProjectionRunner<T> {
+  private readonly logger: Logger;
+  private consumer: Consumer;
+  private readonly dlqProducer: Producer;
+  private readonly store: CheckpointStore;
+  private readonly checkpoints = new Map<string, string | null>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private stopping = false;
+
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly dataSource: DataSource,
+    private readonly options: ProjectionRunnerOptions<T>,
+  ) {
+    this.logger = new Logger(`projection:${options.consumerGroup}`);
+    this.store = new CheckpointStore(
+      dataSource,
+      options.schema ? `${options.schema}.projection_checkpoints` : undefined,
+    );
+    this.consumer = this.createConsumer();
+    this.dlqProducer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  }
+
+  async start(): Promise<void> {
+    await this.dlqProducer.connect();
+    await this.run(this.consumer);
+  }
+
+  private createConsumer(): Consumer {
+    const consumer = this.kafka.consumer({
+      groupId: this.options.consumerGroup,
+      allowAutoTopicCreation: false,
+      sessionTimeout: this.options.sessionTimeoutMs,
+      heartbeatInterval: Math.min(3000, Math.floor(this.options.sessionTimeoutMs / 3)),
+      maxBytesPerPartition: this.options.fetchBytesPerPartition ?? DEFAULT_FETCH_BYTES,
+      maxWaitTimeInMs: 100,
+      // A batch that keeps failing (database down, say) restarts the consumer instead of stopping it:
+      // projections recover on their own once the cause is gone. Never once stopping: a restart
+      // scheduled then would run against connections the shutdown is closing.
+      retry: {
+        retries: 8,
+        initialRetryTime: 300,
+        maxRetryTime: 30_000,
+        restartOnFailure: async () => !this.stopping,
+      },
+    });
+    consumer.on(consumer.events.GROUP_JOIN, (event) => {
+      // Best effort: if the database is unreachable now, each batch still checks its checkpoint first.
+      this.seekToCheckpoints(event.payload.memberAssignment).catch((error: Error) =>
+        this.logger.warn(`could not seek to the checkpoints on assignment: ${error.message}`),
+      );
+    });
+    consumer.on(consumer.events.CRASH, (event) => {
+      // kafkajs restarts a consumer only after errors it deems retriable. Others (a member the
+      // coordinator forgot while a batch waited out a database outage, say) would leave this
+      // projection stopped for good: replace the consumer instead.
+      if (!event.payload.restart && !this.stopping) this.replaceConsumer(1000);
+    });
+    return consumer;
+  }
+
+  private async run(consumer: Consumer): Promise<void> {
+    await consumer.connect();
+    for (const topic of Object.keys(this.options.topics)) {
+      await consumer.subscribe({ topic: this.options.prefix + topic, fromBeginning: true });
+    }
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: this.options.concurrency ?? DEFAULT_CONCURRENCY,
+      eachBatch: (payload) => this.handleBatch(payload),
+    });
+  }
+
+  private replaceConsumer(delayMs: number): void {
+    this.logger.warn(`consumer stopped after a non-retriable error; replacing it in ${delayMs} ms`);
+    setTimeout(async () => {
+      if (this.stopping) return;
+      try {
+        await this.consumer.disconnect();
+        this.consumer = this.createConsumer();
+        await this.run(this.consumer);
+        if (this.stopping)
+          await this.consumer.disconnect(); // stop() began while this one was joining
+        else this.logger.log('consumer replaced; projecting again');
+      } catch (error) {
+        this.logger.warn(`could not replace the consumer: ${(error as Error).message}`);
+        this.replaceConsumer(Math.min(delayMs * 2, 30_000));
+      }
+    }, delayMs);
+  }
+
+  /**
+   * Graceful: takes no new batch, lets the ones in flight commit (rows and checkpoint), then leaves
+   * the group. Each wait is bounded; whatever is cut short is re-read from the checkpoint later.
+   */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const batches = this.inFlight.size;
+    if (batches > 0) {
+      this.logger.log(`stopping: finishing ${batches} batch(es) in flight`);
+      const settled = await within(Promise.allSettled(this.inFlight), STOP_GRACE_MS);
+      this.logger.log(
+        settled === 'timed out'
+          ? 'stopping: batches still in flight after the grace period'
+          : 'stopping: batches finished',
+      );
+    }
+    if ((await within(this.consumer.disconnect(), STOP_GRACE_MS)) === 'timed out') {
+      this.logger.warn('stopping: the consumer did not leave its group in time; its session will expire');
+    }
+    await within(this.dlqProducer.disconnect(), STOP_GRACE_MS);
+  }
+
+  private async seekToCheckpoints(assignment: Record<string, number[]>): Promise<void> {
+    // Another member may have advanced these partitions while this one did not own them.
+    this.checkpoints.clear();
+    for (const [topic, partitions] of Object.entries(assignment)) {
+      for (const partition of partitions) {
+        const starts = await Promise.all(this.membersOf(topic).map((m) => this.checkpoint(m.group, topic, partition)));
+        // A member without a checkpoint starts at the low watermark, where the consumer starts anyway.
+        if (starts.every((next) => next !== null)) this.consumer.seek({ topic, partition, offset: lowest(starts) });
+      }
+    }
+  }
+
+  private membersOf(topic: string): RunnerMember<T>[] {
+    const base = topic.slice(this.options.prefix.length);
+    return this.options.members.filter((m) => m.topics.includes(base));
+  }
+
+  private async checkpoint(group: string, topic: string, partition: number): Promise<string | null> {
+    const key = `${group}/${topic}:${partition}`;
+    if (!this.checkpoints.has(key)) {
+      this.checkpoints.set(key, await this.store.load(group, topic, partition));
+    }
+    return this.checkpoints.get(key) ?? null;
+  }
+
+  private async lowWatermark(topic: string, partition: number): Promise<string> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      const offsets = await admin.fetchTopicOffsets(topic);
+      return offsets.find((o) => o.partition === partition)?.low ?? '0';
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  private async handleBatch(payload: EachBatchPayload): Promise<void> {
+    if (this.stopping) return;
+    const handling = this.project(payload);
+    this.inFlight.add(handling);
+    try {
+      await handling;
+    } finally {
+      this.inFlight.delete(handling);
+    }
+  }
+
+  private async project({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+    const { topic, partition, messages } = batch;
+    if (messages.length === 0 || !isRunning() || isStale()) return;
+    const checkpoints = await Promise.all(
+      this.membersOf(topic).map(async (member) => ({
+        member,
+        expected: await this.checkpoint(member.group, topic, partition),
+      })),
+    );
+    // A member without a checkpoint starts at the low watermark: asked of the broker once, not per member.
+    const low = checkpoints.some((c) => c.expected === null) ? await this.lowWatermark(topic, partition) : null;
+    const members = checkpoints.map((c) => ({ ...c, start: c.expected ?? (low as string) }));
+    const start = lowest(members.map((m) => m.start));
+
+    // Kafka handed us records past a checkpoint (its offsets ran ahead of a reset database):
+    // read again from the checkpoint, unless retention already deleted those records.
+    if (BigInt(messages[0].offset) > BigInt(start)) {
+      const retained = low ?? (await this.lowWatermark(topic, partition));
+      if (BigInt(retained) <= BigInt(start)) {
+        this.consumer.seek({ topic, partition, offset: start });
+        return;
+      }
+    }
+
+    const from = BigInt(start);
+    const fresh = BigInt(messages[0].offset) >= from ? messages : messages.filter((m) => BigInt(m.offset) >= from);
+    if (fresh.length > 0) {
+      const stopTimer = metrics.projectionBatchSeconds.startTimer({ projection: this.options.name });
+      const records = await this.decodeOrDeadLetter(topic, partition, fresh);
+      const next = nextOf(fresh[fresh.length - 1].offset);
+      // A member whose checkpoint is already past this batch (a rebuild swapped in) sits it out.
+      const behind = members.filter((m) => BigInt(m.start) < BigInt(next));
+      try {
+        await this.dataSource.transaction(async (tx) => {
+          if (this.options.schema) await tx.query(`SET LOCAL search_path TO ${this.options.schema}, public`);
+          for (const { member, expected, start: memberStart } of behind) {
+            const unseen =
+              memberStart === start ? records : records.filter((r) => BigInt(r.offset) >= BigInt(memberStart));
+            if (unseen.length > 0) {
+              await member.apply({ tx, topic: topic.slice(this.options.prefix.length), records: unseen });
+            }
+            if (!(await this.store.advance(tx, member.group, topic, partition, expected, next))) {
+              throw new FencedError(member.group);
+            }
+          }
+          await delayPoint('projector.in-transaction');
+        });
+      } catch (error) {
+        if (!(error instanceof FencedError)) throw error;
+        this.logger.warn(`checkpoint of ${topic}:${partition} moved under us: another member owns it now; re-reading`);
+        for (const { member } of members) this.checkpoints.delete(`${member.group}/${topic}:${partition}`);
+        const current = await Promise.all(members.map((m) => this.checkpoint(m.member.group, topic, partition)));
+        if (current.every((c) => c !== null)) this.consumer.seek({ topic, partition, offset: lowest(current) });
+        return;
+      }
+      failpoint('projector.after-db-commit');
+      for (const { member } of behind) this.checkpoints.set(`${member.group}/${topic}:${partition}`, next);
+      stopTimer();
+      this.observe(
+        topic,
+        records,
+        behind.map((m) => m.member.name),
+      );
+    }
+    for (const member of this.membersOf(topic)) {
+      metrics.consumerLag.set(
+        { projection: member.name, topic, partition: String(partition) },
+        Number(batch.offsetLag()),
+      );
+    }
+
+    const last = messages[messages.length - 1].offset;
+    resolveOffset(last);
+    if (this.stopping) return; // the batch is safe in the database; the group is being left anyway
+    await this.consumer.commitOffsets([{ topic, partition, offset: nextOf(last) }]);
+    await heartbeat();
+  }
+
+  private observe(topic: string, records: ProjectedRecord<T>[], projections: string[]): void {
+    const now = Date.now();
+    const latencies = records.map((r) => (now - Date.parse(r.time)) / 1000).filter((s) => !Number.isNaN(s));
+    for (const projection of projections) {
+      metrics.projectedRecords.inc({ projection, topic }, records.length);
+      const histogram = metrics.projectionLatencySeconds.labels({ projection });
+      for (const seconds of latencies) histogram.observe(seconds);
+    }
+  }
+
+  private async decodeOrDeadLetter(topic: string, partition: number, messages: KafkaMessage[]) {
+    const schema = this.options.topics[topic.slice(this.options.prefix.length)];
+    const records: ProjectedRecord<T>[] = [];
+    const dead: { message: KafkaMessage; error: string }[] = [];
+    for (const message of messages) {
+      try {
+        const wire = fromWire(
+          message.key?.toString() ?? null,
+          message.value?.toString() ?? null,
+          envelopeHeaders(message),
+        );
+        const payload = schema.safeParse(wire.payload);
+        if (!payload.success) throw new MalformedEnvelopeError(`payload: ${payload.error.message}`);
+        records.push({
+          id: wire.id,
+          type: wire.type,
+          time: wire.time,
+          orgId: wire.orgId,
+          payload: payload.data,
+          partition,
+          offset: message.offset,
+        });
+      } catch (error) {
+        if (!(error instanceof MalformedEnvelopeError)) throw error;
+        dead.push({ message, error: error.message });
+      }
+    }
+    if (dead.length > 0) {
+      // Sent before the batch's transaction commits, so a crash in between repeats the send: the
+      // dead-letter topic is at-least-once, and (source topic, partition, offset) identifies a record.
+      metrics.deadLetters.inc({ projection: this.options.name, topic }, dead.length);
+      this.logger.warn(`${dead.length} poison record(s) on ${topic}/${partition} sent to ${deadLetterTopic(topic)}`);
+      await this.dlqProducer.send({
+        topic: deadLetterTopic(topic),
+        acks: -1,
+        messages: dead.map(({ message, error }) => ({
+          key: message.key,
+          value: message.value,
+          headers: {
+            ...message.headers,
+            dlq_error: error.slice(0, 2000),
+            dlq_source_topic: topic,
+            dlq_source_partition: String(partition),
+            dlq_source_offset: message.offset,
+            dlq_consumer_group: this.options.consumerGroup,
+          },
+        })),
+      });
+    }
+    return records;
+  }
+}

@@ -1,0 +1,39 @@
+import { ApiKeyAuthenticated, ApiKeyPrincipal, CurrentApiKey } from '@agentwatch/auth';
+import { Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ManagePolicy } from '../policies/manage-policy';
+
+const RULES =
+  'Every field is optional and defaults to [] (custom_rules to {}). Patterns are `domain:scope:verb` with `*` ' +
+  'matching any run of characters. custom_rules values are `{condition, score_impact, description}`: condition is ' +
+  'a CEL expression over action, domain, scope, verb, action_type, tool, arguments, decision, session_id, flags, ' +
+  'compiled at save time; score_impact is an integer from -100 to 100. Invalid → 422 ' +
+  '`{error:"Invalid policy", details:[{path, message}]}`. Another customer’s id → 404.';
+
+@ApiTags('policies')
+@Controller('policies')
+export class PoliciesController {
+  constructor(private readonly policies: ManagePolicy) {}
+
+  @Post(':customer_id')
+  @HttpCode(201)
+  @ApiKeyAuthenticated()
+  @ApiOperation({ summary: 'Create the customer policy (409 when one exists)', description: RULES })
+  create(@CurrentApiKey() key: ApiKeyPrincipal, @Param('customer_id') customerId: string, @Body() body: unknown) {
+    return this.policies.write(key.orgId, customerId, body, 'create');
+  }
+
+  @Put(':customer_id')
+  @ApiKeyAuthenticated()
+  @ApiOperation({ summary: 'Replace the customer policy; omitted fields reset to defaults', description: RULES })
+  replace(@CurrentApiKey() key: ApiKeyPrincipal, @Param('customer_id') customerId: string, @Body() body: unknown) {
+    return this.policies.write(key.orgId, customerId, body, 'replace');
+  }
+
+  @Get(':customer_id')
+  @ApiKeyAuthenticated()
+  @ApiOperation({ summary: 'Get the customer policy (404 when none was set)' })
+  get(@CurrentApiKey() key: ApiKeyPrincipal, @Param('customer_id') customerId: string) {
+    return this.policies.get(key.orgId, customerId);
+  }
+}

@@ -1,0 +1,42 @@
+import { ApiKeyAuthenticated, ApiKeyPrincipal, CurrentApiKey } from '@agentwatch/auth';
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { DEFAULT_PER_PAGE, ListQuery, MAX_PER_PAGE, ReadScores } from '../scores/read-scores';
+
+@ApiTags('scores')
+@Controller()
+export class ScoresController {
+  constructor(private readonly scores: ReadScores) {}
+
+  @Get('scores/event/:event_id')
+  @ApiKeyAuthenticated()
+  @ApiOperation({
+    summary: 'Score detail of one event',
+    description: '`status`: `pending` (received, not scored yet), `scored`, or `failed` (with `failure_reason`).',
+  })
+  detail(@CurrentApiKey() key: ApiKeyPrincipal, @Param('event_id') eventId: string) {
+    return this.scores.detail(key.orgId, eventId);
+  }
+
+  @Get('scores/:customer_id')
+  @ApiKeyAuthenticated()
+  @ApiOperation({
+    summary: 'Scored events of the customer, newest first (by scored_at)',
+    description: `page defaults to 1; per_page to ${DEFAULT_PER_PAGE}, at most ${MAX_PER_PAGE}. from_date (inclusive) bounds scored_at.`,
+  })
+  @ApiQuery({ name: 'page', required: false })
+  @ApiQuery({ name: 'per_page', required: false })
+  @ApiQuery({ name: 'risk_level', required: false, enum: ['none', 'low', 'medium', 'high', 'critical'] })
+  @ApiQuery({ name: 'from_date', required: false })
+  list(@CurrentApiKey() key: ApiKeyPrincipal, @Param('customer_id') customerId: string, @Query() query: ListQuery) {
+    return this.scores.list(key.orgId, customerId, query);
+  }
+
+  @Get('justification')
+  @ApiKeyAuthenticated()
+  @ApiOperation({ summary: 'Justification report of a scored event, mapped to compliance frameworks' })
+  @ApiQuery({ name: 'event_id', required: true })
+  justification(@CurrentApiKey() key: ApiKeyPrincipal, @Query('event_id') eventId: string | undefined) {
+    return this.scores.justification(key.orgId, eventId);
+  }
+}

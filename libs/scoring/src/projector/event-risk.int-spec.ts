@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { EventScoredV1 } from '@agentwatch/contracts';
+import { databaseConfigFromEnv } from '@agentwatch/db';
+import { ProjectionBatch } from '@agentwatch/kafka';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { EventRiskProjection } from './event-risk.projection';
+
+describe('event-risk projection: scores reach the events read model in either order', () => {
+  const config = databaseConfigFromEnv();
+  const orgId = randomUUID();
+  let dataSource: DataSource;
+  let events: Client;
+
+  const score = (eventId: string, value: number): EventScoredV1 => ({
+    event_id: eventId,
+    org_id: orgId,
+    session_id: null,
+    status: 'scored',
+    score: value,
+    risk_level: 'high',
+    failure_reason: null,
+    scorer_version: 'test',
+    policy_version: 1,
+    fingerprint: 'f',
+    scored_at: new Date().toISOString(),
+  });
+  const applyScores = (scores: EventScoredV1[]) =>
+    dataSource.transaction((tx) =>
+      new EventRiskProjection().apply({
+        tx,
+        topic: 'scoring.scores.v1',
+        records: scores.map((payload, i) => ({
+          id: payload.event_id,
+          type: 't',
+          orgId,
+          payload,
+          partition: 0,
+          offset: String(i),
+        })),
+      } as ProjectionBatch<EventScoredV1>),
+    );
+  const insertEvent = (client: Client, id: string) =>
+    client.query(
+      `INSERT INTO events (org_id, id, action_type, decision, "timestamp", received_at)
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::timestamptz[], $5::timestamptz[])`,
+      [[orgId], [id], ['FILE_READ'], ['allow'], [new Date()]],
+    );
+  const riskOf = async (id: string) =>
+    (await events.query('SELECT risk_score, decision FROM events WHERE org_id = $1 AND id = $2', [orgId, id])).rows[0];
+
+  beforeAll(async () => {
+    dataSource = await new DataSource({ type: 'postgres', url: config.projectorUrl }).initialize();
+    events = new Client({ connectionString: config.projectorUrl });
+    await events.connect();
+  });
+
+  afterAll(async () => {
+    await events?.end();
+    await dataSource?.destroy();
+  });
+
+  it('updates an event projected before its score, and never touches the decision', async () => {
+    const id = randomUUID();
+    await insertEvent(events, id);
+    await applyScores([score(id, 61)]);
+    expect(await riskOf(id)).toEqual({ risk_score: 61, decision: 'allow' });
+  });
+
+  it('gives an event projected after its score the score at insert time', async () => {
+    const id = randomUUID();
+    await applyScores([score(id, 42)]);
+    await insertEvent(events, id);
+    expect(await riskOf(id)).toEqual({ risk_score: 42, decision: 'allow' });
+  });
+
+  it('waits for an events batch in flight, so neither side misses the other', async () => {
+    const id = randomUUID();
+    await events.query('BEGIN');
+    await insertEvent(events, id);
+    // The events batch has looked for a score (none yet) and has not committed.
+    let applied = false;
+    const scoring = applyScores([score(id, 77)]).then(() => {
+      applied = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(applied).toBe(false);
+    await events.query('COMMIT');
+    await scoring;
+    expect(await riskOf(id)).toEqual({ risk_score: 77, decision: 'allow' });
+  });
+});

@@ -1,0 +1,66 @@
+import { ApiKeyGuard, ApiKeyVerifier } from '@agentwatch/auth';
+import { eventRecordedV1, eventScoredV1, TOPICS } from '@agentwatch/contracts';
+import { ProjectionDefinition } from '@agentwatch/kafka';
+import { DynamicModule, Module } from '@nestjs/common';
+import { HealthDetailedController } from './http/health-detailed.controller';
+import { PoliciesController } from './http/policies.controller';
+import { ScoresController } from './http/scores.controller';
+import { LlmScorer, LlmSettings } from './llm/llm-scorer';
+import { ManagePolicy } from './policies/manage-policy';
+import { EventRiskProjection } from './projector/event-risk.projection';
+import { ReadScores } from './scores/read-scores';
+import { ScoreEventsProjection } from './worker/score-events.projection';
+
+/** The scoring API: policies, score reads, justification, detailed health. */
+@Module({})
+export class ScoringApiModule {
+  static forRoot(llm: LlmSettings): DynamicModule {
+    return {
+      module: ScoringApiModule,
+      controllers: [PoliciesController, ScoresController, HealthDetailedController],
+      providers: [
+        { provide: LlmSettings, useValue: llm },
+        LlmScorer,
+        ManagePolicy,
+        ReadScores,
+        ApiKeyVerifier,
+        ApiKeyGuard,
+      ],
+    };
+  }
+}
+
+/** The scoring worker: scores `ingest.events.v1` into `event_scores` and `scoring.scores.v1`. */
+@Module({})
+export class ScoringWorkerModule {
+  static forRoot(llm: LlmSettings): DynamicModule {
+    return {
+      module: ScoringWorkerModule,
+      controllers: [ScoreEventsProjection],
+      providers: [{ provide: LlmSettings, useValue: llm }, LlmScorer],
+    };
+  }
+}
+
+export const SCORING_WORKER_PROJECTIONS: ProjectionDefinition[] = [
+  {
+    name: 'scores',
+    topics: { [TOPICS.ingestEvents.name]: eventRecordedV1 },
+    tables: ['event_scores', 'scoring_graph_nodes'],
+    // Scoring one event holds far more memory than projecting it (graph context, components, the
+    // published score): smaller batches keep the worker inside its 512 MB budget on a backlog.
+    fetchBytesPerPartition: 1024 * 1024,
+    // A batch waits on Postgres and on the broker's ack of its scores more than it computes: more
+    // partitions in flight keep the CPU busy.
+    concurrency: 8,
+  },
+];
+
+/** Registered in the projector: scores back onto the events read model. */
+@Module({ controllers: [EventRiskProjection] })
+export class ScoringProjectionsModule {}
+
+export const SCORING_PROJECTOR_PROJECTIONS: ProjectionDefinition[] = [
+  // Writes event_risk, and risk_score on events rows (events inserted later take it by trigger).
+  { name: 'event-risk', topics: { [TOPICS.scoringScores.name]: eventScoredV1 }, tables: ['event_risk'] },
+];

@@ -1,0 +1,77 @@
+import { Queryable } from '@agentwatch/db';
+import { ScoredEvent } from '../domain/action';
+import { FinalScore } from '../domain/blend';
+import { GraphScore, SCORER_VERSION } from '../domain/engine';
+
+export interface ScoreRow {
+  event: ScoredEvent;
+  /** Null when scoring failed (failure says why). */
+  graph: GraphScore | null;
+  final?: FinalScore;
+  cacheHit?: boolean;
+  fingerprint: string;
+  policyVersion: number;
+  scoredAt: string;
+  failure: string | null;
+}
+
+const json = (value: unknown) => JSON.stringify(value);
+
+/** One multi-row INSERT for the batch; a replayed event keeps its first score. */
+export async function insertScores(q: Queryable, rows: ScoreRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const column = <T>(pick: (row: ScoreRow) => T) => rows.map(pick);
+  await q.query(
+    `INSERT INTO event_scores (org_id, event_id, session_id, status, score, risk_level, reasoning, violations,
+                               scoring_source, compliance_refs, mitigations, score_components, behavioral_flags,
+                               graph_score, llm_score, llm_fallback, cache_hit, score_decomposition, confidence,
+                               rule_score, scorer_version, policy_version, fingerprint, failure_reason, action,
+                               event_timestamp, scored_at)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::smallint[], $6::text[], $7::text[],
+                          $8::jsonb[], $9::text[], $10::jsonb[], $11::jsonb[], $12::jsonb[], $13::jsonb[],
+                          $14::smallint[], $15::smallint[], $16::boolean[], $17::boolean[], $18::jsonb[], $19::real[],
+                          $20::integer[], $21::text[], $22::integer[], $23::text[], $24::text[], $25::text[],
+                          $26::timestamptz[], $27::timestamptz[])
+     ON CONFLICT (org_id, event_id) DO NOTHING`,
+    [
+      column((r) => r.event.orgId),
+      column((r) => r.event.id),
+      column((r) => r.event.sessionId),
+      column((r) => (r.failure ? 'failed' : 'scored')),
+      column((r) => r.final?.score ?? null),
+      column((r) => r.final?.riskLevel ?? null),
+      column((r) => (r.failure ? `Scoring failed: ${r.failure}` : withModel(r))),
+      column((r) => json(r.graph?.violations ?? [])),
+      column((r) => r.final?.scoringSource ?? 'graph'),
+      column((r) => json(r.graph?.complianceRefs ?? [])),
+      column((r) => json(r.graph?.mitigations ?? [])),
+      column((r) => json(r.graph?.components ?? [])),
+      column((r) => json(r.graph?.behavioralFlags ?? [])),
+      column((r) => r.graph?.score ?? null),
+      column((r) => r.final?.llmScore ?? null),
+      column((r) => r.final?.llmFallback ?? false),
+      column((r) => r.cacheHit ?? false),
+      column((r) => json(r.final?.decomposition ?? { graph_weight: 1, llm_weight: 0, gnn_weight: 0, final: null })),
+      column((r) => r.graph?.confidence ?? 0),
+      column((r) => r.graph?.ruleScore ?? null),
+      column(() => SCORER_VERSION),
+      column((r) => r.policyVersion),
+      column((r) => r.fingerprint),
+      column((r) => r.failure),
+      column((r) => r.graph?.action ?? ''),
+      column((r) => r.event.timestamp),
+      column((r) => r.scoredAt),
+    ],
+  );
+}
+
+function withModel(row: ScoreRow): string {
+  const base = row.graph?.reasoning ?? '';
+  const final = row.final;
+  if (!final || final.llmScore === null) return base;
+  return (
+    `${base} Rule confidence was at or below 0.8, so the language model was consulted` +
+    `${row.cacheHit ? ' (cached answer)' : ''}: it scored ${final.llmScore}; ` +
+    `final ${final.score} = ${final.decomposition.graph_weight} × graph + ${final.decomposition.llm_weight} × model.`
+  );
+}

@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { databaseConfigFromEnv } from '@agentwatch/db';
+import { DataSource } from 'typeorm';
+import { ScoredEvent } from '../domain/action';
+import { factsOf, scoreEvent } from '../domain/engine';
+import { NO_POLICY } from '../domain/policy';
+import { addGraphNodes, loadTreeHistory, treeKey } from './session-graph';
+
+describe('session graph in Postgres: rules see the whole session tree', () => {
+  const orgId = randomUUID();
+  const [root, child, grandchild, sibling, unrelated] = Array.from({ length: 5 }, () => randomUUID());
+  let db: DataSource;
+
+  const at = (seconds: number) => new Date(Date.UTC(2026, 10, 1, 12, 0, 0) + seconds * 1000).toISOString();
+  const event = (sessionId: string, seconds: number, fields: Partial<ScoredEvent>): ScoredEvent => ({
+    id: randomUUID(),
+    orgId,
+    sessionId,
+    actionType: 'FILE_READ',
+    toolName: 'cat',
+    arguments: [],
+    decision: 'allow',
+    timestamp: at(seconds),
+    receivedAt: at(seconds),
+    ...fields,
+  });
+  const connect = (sessionId: string, seconds: number) =>
+    event(sessionId, seconds, { actionType: 'NETWORK_CONNECT', toolName: 'curl', arguments: ['paste.example.com'] });
+
+  beforeAll(async () => {
+    db = await new DataSource({ type: 'postgres', url: databaseConfigFromEnv().projectorUrl }).initialize();
+    // The sessions read model as the projector keeps it: root → child → grandchild, root → sibling.
+    await db.query(
+      `INSERT INTO sessions (org_id, id, parent_id, state, state_at, last_seen_at)
+       SELECT $1, id, parent, 'active', now(), now() FROM unnest($2::uuid[], $3::uuid[]) AS s(id, parent)`,
+      [orgId, [root, child, grandchild, sibling, unrelated], [null, root, child, root, null]],
+    );
+    const read = event(sibling, 0, { arguments: ['/home/dev/.ssh/id_rsa'] });
+    await addGraphNodes(db, [{ event: read, facts: factsOf(read, NO_POLICY) }]);
+  });
+
+  afterAll(async () => {
+    await db?.destroy();
+  });
+
+  it("finds a sensitive read in a sibling session from a grandchild's outbound connection", async () => {
+    const exfil = connect(grandchild, 30);
+    const history = await loadTreeHistory(db, [exfil]);
+    const nodes = history.get(treeKey(orgId, grandchild)) ?? [];
+    expect(nodes.map((n) => [n.sessionId, n.facts])).toEqual([[sibling, ['sensitive_read']]]);
+    expect(scoreEvent(exfil, NO_POLICY, nodes).components).toEqual([
+      { rule: 'graph.sensitive_read_then_connect', contribution: 40 },
+    ]);
+  });
+
+  it('keeps unrelated sessions and reads outside the window apart', async () => {
+    const history = await loadTreeHistory(db, [connect(unrelated, 30)]);
+    expect(history.get(treeKey(orgId, unrelated)) ?? []).toEqual([]);
+    // More than an hour after the read: not loaded, and not a hit even when a batch's window loads it.
+    const late = connect(root, 4000);
+    expect((await loadTreeHistory(db, [late])).get(treeKey(orgId, root)) ?? []).toEqual([]);
+    const wide = await loadTreeHistory(db, [connect(child, 30), late]);
+    expect(wide.get(treeKey(orgId, root))).toHaveLength(1);
+    expect(scoreEvent(late, NO_POLICY, wide.get(treeKey(orgId, root)) ?? []).components).toEqual([]);
+  });
+
+  it('stores only events with graph facts, once', async () => {
+    const plain = event(child, 10, { arguments: ['/repo/readme.md'] });
+    const deletion = event(child, 11, { actionType: 'FILE_DELETE', arguments: ['/repo/x'] });
+    const nodes = [plain, deletion].map((e) => ({ event: e, facts: factsOf(e, NO_POLICY) }));
+    await addGraphNodes(db, nodes);
+    await addGraphNodes(db, nodes);
+    const rows = await db.query(
+      'SELECT event_id, facts FROM scoring_graph_nodes WHERE org_id = $1 AND session_id = $2',
+      [orgId, child],
+    );
+    expect(rows).toEqual([{ event_id: deletion.id, facts: ['delete'] }]);
+  });
+});

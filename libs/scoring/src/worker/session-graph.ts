@@ -1,0 +1,72 @@
+import { Queryable } from '@agentwatch/db';
+import { ScoredEvent } from '../domain/action';
+import { EXFILTRATION_WINDOW_MS, Fact, GraphNode } from '../domain/graph';
+
+/** Adds the batch's graph nodes (events with at least one fact) in one statement; replays are no-ops. */
+export async function addGraphNodes(q: Queryable, nodes: { event: ScoredEvent; facts: Fact[] }[]): Promise<void> {
+  const kept = nodes.filter((n) => n.facts.length > 0 && n.event.sessionId !== null);
+  if (kept.length === 0) return;
+  await q.query(
+    `INSERT INTO scoring_graph_nodes (org_id, event_id, session_id, at, facts)
+     SELECT org_id, event_id, session_id, at, string_to_array(facts, ',')
+       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::timestamptz[], $5::text[])
+            AS n(org_id, event_id, session_id, at, facts)
+     ON CONFLICT (org_id, event_id) DO NOTHING`,
+    [
+      kept.map((n) => n.event.orgId),
+      kept.map((n) => n.event.id),
+      kept.map((n) => n.event.sessionId),
+      kept.map((n) => n.event.timestamp),
+      kept.map((n) => n.facts.join(',')),
+    ],
+  );
+}
+
+export const treeKey = (orgId: string, sessionId: string) => `${orgId}/${sessionId}`;
+
+/**
+ * The graph nodes of each batch session's tree (its root ancestor and every descendant of that root,
+ * through sessions.parent_id), within the rules' window before the batch. One query per batch.
+ */
+export async function loadTreeHistory(q: Queryable, events: ScoredEvent[]): Promise<Map<string, GraphNode[]>> {
+  const withSession = events.filter((e) => e.sessionId !== null);
+  const history = new Map<string, GraphNode[]>();
+  if (withSession.length === 0) return history;
+  const times = withSession.map((e) => Date.parse(e.timestamp));
+  const rows: { org_id: string; start: string; event_id: string; session_id: string; at: Date; facts: Fact[] }[] =
+    await q.query(
+      `WITH RECURSIVE start AS (
+         SELECT DISTINCT org_id, session_id FROM unnest($1::uuid[], $2::uuid[]) AS s(org_id, session_id)
+       ), up AS (
+         SELECT org_id, session_id AS start, session_id AS id, 0 AS depth FROM start
+         UNION ALL
+         SELECT up.org_id, up.start, s.parent_id, up.depth + 1
+           FROM up JOIN sessions s ON s.org_id = up.org_id AND s.id = up.id
+          WHERE s.parent_id IS NOT NULL AND up.depth < 32
+       ), roots AS (
+         SELECT DISTINCT ON (org_id, start) org_id, start, id AS root FROM up ORDER BY org_id, start, depth DESC
+       ), down AS (
+         SELECT org_id, start, root AS id, 0 AS depth FROM roots
+         UNION ALL
+         SELECT down.org_id, down.start, s.id, down.depth + 1
+           FROM down JOIN sessions s ON s.org_id = down.org_id AND s.parent_id = down.id
+          WHERE down.depth < 32
+       ), tree AS (SELECT DISTINCT org_id, start, id FROM down)
+       SELECT t.org_id, t.start, n.event_id, n.session_id, n.at, n.facts
+         FROM tree t JOIN scoring_graph_nodes n ON n.org_id = t.org_id AND n.session_id = t.id
+        WHERE n.at >= $3 AND n.at <= $4`,
+      [
+        withSession.map((e) => e.orgId),
+        withSession.map((e) => e.sessionId),
+        new Date(Math.min(...times) - EXFILTRATION_WINDOW_MS),
+        new Date(Math.max(...times)),
+      ],
+    );
+  for (const row of rows) {
+    const key = treeKey(row.org_id, row.start);
+    const nodes = history.get(key) ?? [];
+    nodes.push({ eventId: row.event_id, sessionId: row.session_id, at: row.at.getTime(), facts: row.facts });
+    history.set(key, nodes);
+  }
+  return history;
+}

@@ -1,0 +1,33 @@
+import { v5 as uuidv5 } from 'uuid';
+
+/** Fixed namespace: a tenant's organization id is UUIDv5(namespace, slug), the same on every replica and replay. */
+export const TENANT_ORG_NAMESPACE = '6f1d8c2e-4b7a-5e39-9a0c-2d6b1e8f4a17';
+
+export const tenantOrgId = (slug: string): string => uuidv5(slug, TENANT_ORG_NAMESPACE);
+
+export interface RetryPolicy {
+  baseMs: number;
+  maxMs: number;
+  maxAttempts: number;
+}
+
+/** Exponential backoff with "equal jitter": half the delay is fixed, half random, so retries spread out. */
+export function retryDelayMs(policy: RetryPolicy, attempt: number, random: () => number): number {
+  const exp = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(exp / 2 + (exp / 2) * random());
+}
+
+export interface Cell {
+  id: string;
+  region: string;
+  capacity: number;
+  admin_url: string;
+}
+
+/** The cell of the region with the most spare capacity; null when none has room (`no_placeable_cell`). */
+export function chooseCell(cells: Cell[], region: string, used: Record<string, number>): Cell | null {
+  const candidates = cells
+    .filter((c) => c.region === region && (used[c.id] ?? 0) < c.capacity)
+    .sort((a, b) => b.capacity - (used[b.id] ?? 0) - (a.capacity - (used[a.id] ?? 0)) || a.id.localeCompare(b.id));
+  return candidates[0] ?? null;
+}

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+
+export const PLAN_TIERS = ['core', 'team', 'enterprise'] as const;
+export const ISOLATIONS = ['shared', 'dedicated', 'self-hosted'] as const;
+export const MAX_SLUG_LENGTH = 56;
+
+const FIELDS = [
+  'slug',
+  'name',
+  'owner_email',
+  'region',
+  'plan_tier',
+  'isolation',
+  'security_profile_target',
+  'dev_endpoints',
+  'server_endpoints',
+  'notes',
+] as const;
+
+/** The tenant request body of spec §2 (its JSON Schema is what the OpenAPI document shows). */
+export const tenantRequestSchema = z.object({
+  slug: z
+    .string()
+    .max(MAX_SLUG_LENGTH, `slug: at most ${MAX_SLUG_LENGTH} characters`)
+    .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, 'slug: lower-case letters, digits and inner hyphens only'),
+  name: z.string().trim().min(1, 'name: required').max(200),
+  owner_email: z.string().regex(/^[^@\s]+@[^@\s]+$/, 'owner_email: must contain @'),
+  region: z.string().min(1, 'region: required').max(64),
+  plan_tier: z.enum(PLAN_TIERS, 'plan_tier: one of core, team, enterprise'),
+  isolation: z.literal('shared', 'isolation: only shared is offered'),
+  security_profile_target: z.enum(['monitor', 'enforce']).default('monitor'),
+  dev_endpoints: z.number().int().min(0).nullish(),
+  server_endpoints: z.number().int().min(0).nullish(),
+  notes: z.string().max(2000, 'notes: at most 2000 characters').nullish(),
+});
+
+export type TenantRequest = z.infer<typeof tenantRequestSchema>;
+
+/** `bad_request` is the shape of the body (400), `unprocessable` a rule of a field (422): spec §7. */
+export type RequestVerdict =
+  | { ok: true; value: TenantRequest }
+  | { ok: false; error: 'bad_request' | 'unprocessable'; detail: string };
+
+export function parseTenantRequest(body: unknown): RequestVerdict {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { ok: false, error: 'bad_request', detail: 'the body must be a JSON object' };
+  }
+  if ('gateways' in body)
+    return { ok: false, error: 'unprocessable', detail: 'gateways: not accepted on this surface' };
+  const unknown = Object.keys(body).filter((k) => !(FIELDS as readonly string[]).includes(k));
+  if (unknown.length > 0) return { ok: false, error: 'bad_request', detail: `unknown field(s): ${unknown.join(', ')}` };
+  const parsed = tenantRequestSchema.safeParse(body);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const detail = parsed.error.issues
+    .map((i) => (i.message.includes(':') ? i.message : `${i.path.join('.')}: ${i.message}`))
+    .join('; ');
+  return { ok: false, error: 'unprocessable', detail };
+}
+
+/** `{reason}` / `{justification}` bodies: exactly one string field. */
+export function parseTextBody(
+  body: unknown,
+  field: 'reason' | 'justification',
+): RequestVerdict | { ok: true; text: string } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { ok: false, error: 'bad_request', detail: 'the body must be a JSON object' };
+  }
+  const unknown = Object.keys(body).filter((k) => k !== field);
+  if (unknown.length > 0) return { ok: false, error: 'bad_request', detail: `unknown field(s): ${unknown.join(', ')}` };
+  const value = (body as Record<string, unknown>)[field];
+  if (typeof value !== 'string') return { ok: false, error: 'unprocessable', detail: `${field}: required string` };
+  return { ok: true, text: value };
+}
+
+export const reasonBodySchema = z.strictObject({ reason: z.string().min(3) });
+export const justificationBodySchema = z.strictObject({ justification: z.string().min(20) });

@@ -1,0 +1,84 @@
+import { MIGRATIONS, ROLE_NAMES } from '@agentwatch/db';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { Cell } from '../domain/policy';
+
+const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+function urlOf(cell: Cell, database: string, user?: string): string {
+  const url = new URL(cell.admin_url);
+  url.pathname = `/${encodeURIComponent(database)}`;
+  if (user) {
+    url.username = user;
+    url.password = process.env.DATABASE_ROLE_PASSWORD ?? '';
+  }
+  return url.toString();
+}
+
+async function withClient<T>(url: string, fn: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function databaseExists(cell: Cell, database: string): Promise<boolean> {
+  return withClient(urlOf(cell, 'postgres'), async (c) => {
+    const { rowCount } = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    return (rowCount ?? 0) > 0;
+  });
+}
+
+/**
+ * Creates the tenant's database on its cell unless it exists, then applies the product schema
+ * migrations (those already applied are skipped), so running it again after a crash creates
+ * nothing twice. Returns the schema version: the newest migration the database records.
+ */
+export async function createAndMigrate(cell: Cell, database: string, afterCreate?: () => void): Promise<string> {
+  if (!(await databaseExists(cell, database))) {
+    await withClient(urlOf(cell, 'postgres'), async (c) => {
+      try {
+        await c.query(`CREATE DATABASE ${quoteIdent(database)} OWNER ${ROLE_NAMES.owner}`);
+      } catch (error) {
+        if ((error as { code?: string }).code !== '42P04') throw error;
+      }
+    });
+  }
+  afterCreate?.();
+  await withClient(urlOf(cell, database), (c) =>
+    c.query(`ALTER SCHEMA public OWNER TO ${ROLE_NAMES.owner}; REVOKE CREATE ON SCHEMA public FROM PUBLIC`),
+  );
+  const dataSource = await new DataSource({
+    type: 'postgres',
+    url: urlOf(cell, database, ROLE_NAMES.owner),
+    migrations: MIGRATIONS,
+    migrationsTransactionMode: 'each',
+  }).initialize();
+  try {
+    await dataSource.runMigrations();
+    await dataSource.query(`
+      GRANT USAGE ON SCHEMA public TO ${ROLE_NAMES.app}, ${ROLE_NAMES.projector};
+      GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${ROLE_NAMES.app};
+      GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${ROLE_NAMES.projector};
+    `);
+    const [row] = await dataSource.query('SELECT max("timestamp")::text AS version FROM migrations');
+    if (!row?.version) throw new Error(`database ${database} records no migration`);
+    return row.version as string;
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+/** Drops the tenant database if it exists (compensation and deprovision); dropping twice is harmless. */
+export async function dropDatabase(cell: Cell, database: string): Promise<boolean> {
+  if (!database.startsWith('tenant_')) throw new Error(`refusing to drop ${database}: not a tenant database`);
+  return withClient(urlOf(cell, 'postgres'), async (c) => {
+    const { rowCount } = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if ((rowCount ?? 0) === 0) return false;
+    await c.query(`DROP DATABASE IF EXISTS ${quoteIdent(database)} WITH (FORCE)`);
+    return true;
+  });
+}

@@ -1,0 +1,36 @@
+import { cloudApiConfigFromEnv } from '../../../apps/cloud-api/src/config';
+import { startCloudApi } from '../../../apps/cloud-api/src/main';
+import { projectorConfigFromEnv } from '../../../apps/projector/src/config';
+import { startProjector } from '../../../apps/projector/src/main';
+
+/**
+ * Environment of one test suite: the run's database (from `npm test`) and a topic prefix of its own,
+ * so suites that run at the same time never share topics or consumer groups.
+ */
+export function suiteEnv(suite: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const runPrefix = process.env.KAFKA_TOPIC_PREFIX ?? `dev-${Date.now().toString(36)}.`;
+  return { ...process.env, LOG_LEVEL: 'warn', KAFKA_TOPIC_PREFIX: `${runPrefix}${suite}.`, ...extra };
+}
+
+export interface RunningStack {
+  apiUrl: string;
+  projectorUrl: string;
+  env: NodeJS.ProcessEnv;
+  stop(): Promise<void>;
+}
+
+/** The cloud API and the projector, as in production, on ephemeral ports of this machine. */
+export async function startStack(suite: string, extra: Record<string, string> = {}): Promise<RunningStack> {
+  const env = suiteEnv(suite, { CLOUD_API_PORT: '0', PROJECTOR_PORT: '0', HOST: '127.0.0.1', ...extra });
+  const projector = await startProjector(projectorConfigFromEnv(env));
+  const api = await startCloudApi(cloudApiConfigFromEnv(env));
+  return {
+    apiUrl: api.url.replace('[::1]', '127.0.0.1'),
+    projectorUrl: projector.url,
+    env,
+    async stop() {
+      await api.app.close();
+      await projector.app.close();
+    },
+  };
+}

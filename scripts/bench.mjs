@@ -1,0 +1,279 @@
+#!/usr/bin/env node
+// `npm run bench [-- --quick | --full]`: sets up a stack of its own (database agentwatch_bench, topic
+// prefix bench-<ts>.), runs the apps as separate processes on free ports, measures the issue-7 figures
+// and their physical references in the same run, prints one table, writes bench/results/<ts>.json,
+// and removes its database and topics again. The shared broker and Postgres are only used, never
+// started twice or stopped.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { Kafka, logLevel } from 'kafkajs';
+import pg from 'pg';
+import { benchOptions } from './bench/options.mjs';
+import { progressReader, rateOf } from './bench/progress.mjs';
+import { queryLatencies, replayAll } from './bench/queries.mjs';
+import { kafkaLibs, producerPerformance, rawCopy } from './bench/references.mjs';
+import { renderTable } from './bench/report.mjs';
+import { peakRssMb, startApp, stopApp } from './bench/stack.mjs';
+import { build, cli, ensureDependencies, ensureKafka, ensurePostgres, root, say } from './lib.mjs';
+
+const options = benchOptions();
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/agentwatch');
+base.pathname = '/agentwatch_bench';
+const prefix = `bench-${Date.now().toString(36)}.`;
+const brokers = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
+const env = {
+  ...process.env,
+  DATABASE_URL: base.toString(),
+  KAFKA_TOPIC_PREFIX: prefix,
+  LOG_LEVEL: 'warn',
+  // The bench offers far more than one organization's production quota: the limiter is not under test.
+  INGEST_RATE_LIMIT_RPS: '1000000',
+  INGEST_RATE_LIMIT_BURST: '1000000',
+};
+const logDir = path.join(root, 'bench', 'results', `${stamp}-logs`);
+
+ensureDependencies();
+if (options.build) build();
+await ensurePostgres(env.DATABASE_URL);
+ensureKafka(); // starts a broker only when none answers
+fs.mkdirSync(logDir, { recursive: true });
+if (options.cpuProf) fs.mkdirSync(path.join(root, 'bench', 'profiles'), { recursive: true });
+say(`bench (${options.mode}): database agentwatch_bench, topics ${prefix}*, logs ${path.relative(root, logDir)}`);
+await dropBenchDatabase(); // a previous run that was killed may have left it behind
+cli(['setup'], env);
+
+const require = createRequire(import.meta.url);
+const bench = require(path.join(root, 'dist/libs/bench/src/index.js'));
+const { databaseConfigFromEnv } = require(path.join(root, 'dist/libs/db/src/index.js'));
+
+const admin = new Kafka({
+  clientId: 'agentwatch-bench',
+  brokers: brokers.split(','),
+  logLevel: logLevel.NOTHING,
+}).admin();
+await admin.connect();
+const progress = progressReader({ databaseUrl: env.DATABASE_URL, admin, prefix });
+const apps = {};
+const result = { options, startedAt: new Date().toISOString(), machine: machineFacts() };
+
+let cleaning;
+const finish = () => {
+  cleaning ??= (async () => {
+    for (const app of Object.values(apps)) await stopApp(app);
+    await progress.end().catch(() => {});
+    await cleanUp();
+    await admin.disconnect();
+  })();
+  return cleaning;
+};
+// Ctrl-C still removes the bench's database and topics.
+process.once('SIGINT', () => finish().finally(() => process.exit(130)));
+try {
+  await run();
+} finally {
+  await finish();
+}
+
+async function run() {
+  const organizations = await bench.createBenchOrganizations(databaseConfigFromEnv(env), options.organizations);
+  apps['cloud-api'] = await startApp('cloud-api', env, { ...options, logDir, stamp });
+  apps.projector = await startApp('projector', env, { ...options, logDir, stamp });
+  const apiUrl = apps['cloud-api'].url;
+  const fleet = new bench.Fleet({
+    daemons: options.daemons,
+    batch: options.batch,
+    events: options.events,
+    seed: options.seed,
+    organizations: options.organizations,
+    eventIds: true,
+    startMs: Date.now() - 2 * 3_600_000,
+  });
+  const tokens = await bench.registerDaemons(
+    apiUrl,
+    fleet.daemons,
+    organizations.map((o) => o.deployToken),
+  );
+  const send = { apiUrl, tokens, concurrency: options.concurrency };
+  result.recordSize = recordSize(fleet);
+
+  say(`ingest accept rate: ${options.events} items at batch ${options.batch}, ${options.smallEvents} at batch 50…`);
+  // A few unmeasured batches first: connections, JIT and the producer's metadata warm up.
+  await bench.sendBatches(fleet.batches(20 * options.batch, options.batch), send);
+  result.ingest500 = accepted(await bench.sendBatches(fleet.batches(options.events, options.batch), send));
+  result.ingest50 = accepted(await bench.sendBatches(fleet.batches(options.smallEvents, 50), send));
+  const backlog = await progress.waitCaughtUp('events');
+  result.projectorBacklogRate = rateOf(backlog.samples);
+
+  say(`sustained end-to-end: offering as fast as accepted for ${options.durationS}s, then until projected…`);
+  const before = (await progress.applied()).events ?? 0;
+  const e2eStart = performance.now();
+  const offered = await bench.sendBatches(fleet.batches(Number.MAX_SAFE_INTEGER, options.batch), {
+    ...send,
+    durationMs: options.durationS * 1000,
+  });
+  const lagAtEnd = (await progress.highWatermark()) - ((await progress.applied()).events ?? 0);
+  const projected = await progress.waitCaughtUp('events');
+  result.endToEnd = {
+    seconds: options.durationS,
+    acceptedRate: accepted(offered).rate,
+    lagWhenOfferEnded: lagAtEnd,
+    rate: (projected.target - before) / ((projected.at - e2eStart) / 1000),
+  };
+
+  say('scoring worker: started on the whole backlog…');
+  apps['scoring-worker'] = await startApp('scoring-worker', env, { ...options, logDir, stamp });
+  const scored = await progress.waitCaughtUp('scores');
+  result.scoring = { records: scored.target, rate: rateOf(scored.samples), caughtUp: scored.caughtUp };
+  // Freshness is a steady-state figure: first let the projector copy the backlog's scores onto events.
+  await progress.waitCaughtUp('event-risk', { of: `${prefix}scoring.scores.v1` });
+
+  const freshBatch = 100;
+  const markerEvery = Math.max(1, Math.round(options.rate / freshBatch / 5));
+  say(
+    `freshness: ${options.rate} items/s offered for ${options.freshnessS}s in batches of ${freshBatch}, a marker every ${markerEvery} batches…`,
+  );
+  const fresh = await bench.measureFreshness(
+    fleet.batches(Number.MAX_SAFE_INTEGER, freshBatch),
+    { ...send, concurrency: 32, rate: options.rate, durationMs: options.freshnessS * 1000 },
+    {
+      markerEvery,
+      seed: options.seed,
+      probe: bench.apiMarkerProbe(apiUrl, tokens),
+      tracking: { pollMs: 20, timeoutMs: 30_000, scored: true },
+    },
+  );
+  result.freshness = {
+    offered: options.rate,
+    achieved: accepted(fresh.sent).rate,
+    method:
+      'polling GET /v1/sessions/{marker}/events every 20 ms from the batch’s HTTP 200 (includes up to one poll interval)',
+    ...fresh.freshness,
+  };
+
+  await progress.waitCaughtUp('events');
+  const { rows } = await withDb((c) => c.query('SELECT count(*)::int AS n FROM events'));
+  result.tableEvents = rows[0].n;
+  say(`query latency over ${rows[0].n} events in ${options.organizations} organizations…`);
+  result.queries = await queryLatencies({
+    apiUrl,
+    tokens,
+    fleet,
+    count: options.queries,
+    random: bench.rng(options.seed + 1),
+    summarize: bench.summarize,
+  });
+
+  say('replay: agentwatch replay --projection all…');
+  result.replay = await replayAll(env).catch((error) => ({ error: error.message }));
+  // The target counts events: every event is one record for each of the projections that read it.
+  if (result.replay.seconds) result.replay.eventsPerSecond = result.tableEvents / result.replay.seconds;
+
+  result.peakRssMb = Object.fromEntries(Object.values(apps).map((a) => [a.app, peakRssMb(a.child.pid)]));
+  result.peakRssMb.bench = Math.round(process.resourceUsage().maxRSS / 1024);
+
+  say('references: Kafka ProducerPerformance and COPY…');
+  result.references = {};
+  const libs = kafkaLibs();
+  if (libs) {
+    const topic = `${prefix}bench.producer-performance`;
+    await admin.createTopics({
+      topics: [{ topic, numPartitions: Number(env.KAFKA_PARTITIONS ?? 12) }],
+      waitForLeaders: true,
+    });
+    result.references.producerPerformance = await producerPerformance({
+      libs,
+      topic,
+      records: options.perfRecords,
+      recordSize: result.recordSize,
+      brokers,
+    });
+  } else {
+    result.references.producerPerformance = {
+      error: 'no kafka-tools jar: run npm run kafka:start once or set KAFKA_LIBS',
+    };
+  }
+  result.references.copy = await rawCopy(env.DATABASE_URL);
+
+  const table = renderTable(result);
+  console.log(`\n${table}\n`);
+  const file = path.join(root, 'bench', 'results', `${stamp}.json`);
+  fs.writeFileSync(file, `${JSON.stringify({ ...result, table }, null, 2)}\n`);
+  say(`written ${path.relative(root, file)}`);
+}
+
+function accepted(sent) {
+  return { ...sent, rate: sent.accepted / (sent.elapsedMs / 1000) };
+}
+
+/** Average size of the Kafka record value (the canonical event JSON) for the fleet's items. */
+function recordSize(fleet) {
+  const sample = new bench.Fleet({ ...fleet.options, events: 2_000 }).batches();
+  const sizes = [];
+  for (const { items } of sample)
+    for (const item of items)
+      if ('action_type' in item)
+        sizes.push(
+          JSON.stringify({
+            id: '0190a0b0-0000-7000-8000-000000000000',
+            org_id: '0190a0b0-0000-7000-8000-000000000000',
+            client_event_id: item.event_id ?? null,
+            session_id: item.session_id ?? null,
+            agent_id: item.agent_id ?? null,
+            machine_id: 'm-00000000-0000-4000-8000-000000000000',
+            action_type: item.action_type,
+            tool_name: item.tool_name ?? null,
+            arguments: item.arguments ?? [],
+            decision: item.decision ?? 'allow',
+            timestamp: item.timestamp,
+            received_at: item.timestamp,
+          }).length,
+        );
+  return Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length);
+}
+
+async function withDb(work) {
+  const client = new pg.Client({ connectionString: env.DATABASE_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function cleanUp() {
+  if (options.keepDatabase) return say(`kept database agentwatch_bench and topics ${prefix}*`);
+  const { createKafka, deleteTopicsWithPrefix, kafkaSettingsFromEnv } = require(
+    path.join(root, 'dist/libs/kafka/src/index.js'),
+  );
+  await deleteTopicsWithPrefix(createKafka(kafkaSettingsFromEnv('agentwatch-bench', env)), prefix).catch((e) =>
+    say(`could not delete topics ${prefix}*: ${e.message}`),
+  );
+  await dropBenchDatabase();
+  say(`removed database agentwatch_bench and topics ${prefix}*`);
+}
+
+async function dropBenchDatabase() {
+  const server = new URL(env.DATABASE_URL);
+  server.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: server.toString() });
+  await client.connect();
+  try {
+    await client.query('DROP DATABASE IF EXISTS agentwatch_bench WITH (FORCE)');
+  } finally {
+    await client.end();
+  }
+}
+
+function machineFacts() {
+  const os = require('node:os');
+  return {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    loadavg: os.loadavg(),
+    node: process.version,
+  };
+}

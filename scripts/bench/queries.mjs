@@ -1,0 +1,57 @@
+// Query latency: one request at a time, each from a random organization's daemon, so the figures are
+// service times rather than queueing behind our own load.
+import { spawn } from 'node:child_process';
+import { root } from '../lib.mjs';
+
+async function timed(url, token) {
+  const start = performance.now();
+  const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+  await response.text();
+  const ms = performance.now() - start;
+  if (response.status !== 200) throw new Error(`GET ${url}: HTTP ${response.status}`);
+  return ms;
+}
+
+export async function queryLatencies({ apiUrl, tokens, fleet, count, random, summarize }) {
+  const kinds = {
+    'GET /v1/events (filtered page)': () => `${apiUrl}/v1/events?action_type=FILE_READ&limit=50`,
+    'GET /v1/sessions/{id}': (daemon) => {
+      const sessions = fleet.sessionsOf(daemon);
+      return `${apiUrl}/v1/sessions/${sessions[random.int(0, sessions.length - 1)]}`;
+    },
+    'GET /v1/events/stats': () => `${apiUrl}/v1/events/stats`,
+  };
+  const out = {};
+  for (const [name, urlOf] of Object.entries(kinds)) {
+    const samples = [];
+    for (let i = 0; i < count; i++) {
+      const daemon = random.int(0, tokens.length - 1);
+      samples.push(await timed(urlOf(daemon), tokens[daemon]));
+    }
+    out[name] = summarize(samples);
+  }
+  return out;
+}
+
+/** `agentwatch replay --projection all`, which prints "… N records in Xs (R records/s) …". */
+export function replayAll(env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['dist/apps/cli/src/main.js', 'replay', '--projection', 'all'], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += c;
+    });
+    child.stderr.on('data', (c) => {
+      out += c;
+    });
+    child.on('exit', (code) => {
+      const m = /(\d+) records in ([\d.]+)s \((\d+) records\/s\)/.exec(out);
+      if (code !== 0 || !m) reject(new Error(`replay exited ${code}:\n${out.slice(-2000)}`));
+      else resolve({ records: Number(m[1]), seconds: Number(m[2]), rate: Number(m[3]) });
+    });
+  });
+}

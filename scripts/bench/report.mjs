@@ -1,0 +1,66 @@
+// The one table the bench prints, and the JSON it writes next to it.
+const fmt = (n, unit = '') =>
+  n === null || n === undefined || Number.isNaN(n) ? 'n/a' : `${Math.round(n).toLocaleString('en-US')}${unit}`;
+const ratio = (value, reference) => (value && reference ? `${(value / reference).toFixed(2)}×` : '—');
+
+export function renderTable(r) {
+  const rows = [];
+  const add = (figure, value, target, versus = '—') => rows.push([figure, value, target, versus]);
+  const pp = (p) => `${fmt(p.p50)} / ${fmt(p.p95)} / ${fmt(p.p99)} ms (n=${p.count})`;
+  const ref = r.references;
+  const kafka = ref.producerPerformance?.rate;
+  const copy = ref.copy?.rate;
+  add(
+    'ingest accept, batch 500',
+    fmt(r.ingest500.rate, ' ev/s'),
+    '≥ 100,000',
+    `${ratio(r.ingest500.rate, kafka)} of Kafka`,
+  );
+  add('ingest accept, batch 50', fmt(r.ingest50.rate, ' ev/s'), '—', `${ratio(r.ingest50.rate, kafka)} of Kafka`);
+  add(
+    'sustained end-to-end',
+    fmt(r.endToEnd.rate, ' ev/s'),
+    '≥ 40,000 and ≥ 0.6× COPY',
+    `${ratio(r.endToEnd.rate, copy)} of COPY`,
+  );
+  add(`  offered during it (${r.endToEnd.seconds}s)`, fmt(r.endToEnd.acceptedRate, ' ev/s accepted'), '—');
+  add(
+    'projector catch-up (backlog)',
+    fmt(r.projectorBacklogRate, ' ev/s'),
+    '—',
+    `${ratio(r.projectorBacklogRate, copy)} of COPY`,
+  );
+  add(
+    `freshness load offered / achieved`,
+    `${fmt(r.freshness.offered, '')} / ${fmt(r.freshness.achieved, ' ev/s')}`,
+    '10,000 ev/s',
+  );
+  add('ack → queryable p50/p95/p99', pp(r.freshness.queryable), 'p50 ≤ 200, p99 ≤ 1000 ms');
+  if (r.freshness.timedOut) add('  markers never seen (30 s)', String(r.freshness.timedOut), '0');
+  add('ack → scored p50/p95/p99', pp(r.freshness.scored), 'p99 ≤ 2000 ms');
+  for (const [name, p] of Object.entries(r.queries))
+    add(`${name} p50/p95`, `${fmt(p.p50)} / ${fmt(p.p95)} ms`, name.includes('stats') ? 'p95 ≤ 250 ms' : 'p95 ≤ 50 ms');
+  add(
+    'replay (all projections)',
+    `${fmt(r.replay?.eventsPerSecond, ' ev/s')} (${fmt(r.replay?.rate, ' rec/s')})`,
+    '≥ 60,000 ev/s',
+    `${ratio(r.replay?.eventsPerSecond, copy)} of COPY`,
+  );
+  add('scoring worker', fmt(r.scoring.rate, ' ev/s'), '≥ 20,000', `${ratio(r.scoring.rate, copy)} of COPY`);
+  for (const [app, mb] of Object.entries(r.peakRssMb)) add(`peak RSS ${app}`, fmt(mb, ' MB'), '≤ 512 MB');
+  add(
+    'ref: Kafka ProducerPerformance',
+    fmt(kafka, ' rec/s'),
+    `${fmt(ref.producerPerformance?.records)} × ${r.recordSize} B, acks=all`,
+  );
+  add('ref: COPY into LIKE events', fmt(copy, ' rows/s'), `${fmt(ref.copy?.rows)} rows`);
+  const widths = [0, 1, 2, 3].map((i) =>
+    Math.max(...rows.map((row) => row[i].length), ['figure', 'measured', 'target', 'vs reference'][i].length),
+  );
+  const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  return [
+    line(['figure', 'measured', 'target', 'vs reference']),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...rows.map(line),
+  ].join('\n');
+}

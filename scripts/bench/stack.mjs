@@ -1,0 +1,82 @@
+// The bench's own stack: a database and topic prefix of its own, each app a separate process on a
+// free port, and the clean-up that removes all of it again.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { appNodeFlags, root } from '../lib.mjs';
+
+export async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function waitReady(url, app, child) {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${app} exited with ${child.exitCode}; see its log`);
+    try {
+      if ((await fetch(`${url}/ready`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(300);
+  }
+  throw new Error(`${app} was not ready on ${url}/ready within 90 s`);
+}
+
+const PORT_VARIABLE = {
+  'cloud-api': 'CLOUD_API_PORT',
+  projector: 'PROJECTOR_PORT',
+  'scoring-worker': 'SCORING_WORKER_PORT',
+};
+
+/** Starts one app as `node dist/apps/<app>/src/main.js` (with --cpu-prof when asked) and waits for /ready. */
+export async function startApp(app, env, { cpuProf, logDir, stamp }) {
+  const port = await freePort();
+  const flags = cpuProf
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${path.join(root, 'bench', 'profiles')}`,
+        `--cpu-prof-name=${stamp}-${app}.cpuprofile`,
+      ]
+    : [];
+  const log = fs.openSync(path.join(logDir, `${app}.log`), 'w');
+  const child = spawn(process.execPath, [...appNodeFlags(app), ...flags, `dist/apps/${app}/src/main.js`], {
+    cwd: root,
+    env: { ...env, [PORT_VARIABLE[app]]: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', log, log],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitReady(url, app, child);
+  return { app, url, child, startedAt: performance.now() };
+}
+
+/** Peak resident set of a live process (VmHWM), in MB. */
+export function peakRssMb(pid) {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]);
+    return Math.round(kb / 1024);
+  } catch {
+    return null;
+  }
+}
+
+/** SIGTERM (Nest's shutdown hooks close cleanly, so --cpu-prof writes its profile), SIGKILL after 10 s. */
+export async function stopApp({ child }) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
