@@ -178,10 +178,9 @@ async function run() {
   const libs = kafkaLibs();
   if (libs) {
     const topic = `${prefix}bench.producer-performance`;
-    await admin.createTopics({
-      topics: [{ topic, numPartitions: Number(env.KAFKA_PARTITIONS ?? 12) }],
-      waitForLeaders: true,
-    });
+    // kafkajs's waitForLeaders gives up on a transient "unknown topic or partition": poll instead.
+    await admin.createTopics({ topics: [{ topic, numPartitions: Number(env.KAFKA_PARTITIONS ?? 12) }] });
+    await waitForLeaders(admin, topic);
     result.references.producerPerformance = await producerPerformance({
       libs,
       topic,
@@ -276,4 +275,19 @@ function machineFacts() {
     loadavg: os.loadavg(),
     node: process.version,
   };
+}
+
+async function waitForLeaders(admin, topic) {
+  for (let attempt = 0; ; attempt++) {
+    const ready = await admin
+      .fetchTopicMetadata({ topics: [topic] })
+      .then(({ topics }) => topics[0].partitions.every((p) => p.leader >= 0))
+      .catch((error) => {
+        if (attempt >= 150) throw error;
+        return false;
+      });
+    if (ready) return;
+    if (attempt >= 150) throw new Error(`${topic} has no partition leaders after 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }

@@ -2,6 +2,7 @@ import { suiteEnv } from '@agentwatch/testing';
 import { Kafka } from 'kafkajs';
 import { createKafka } from './kafka.client';
 import { kafkaSettingsFromEnv } from './kafka.settings';
+import { createTopic } from './topic-admin';
 
 describe('kafkajs against the local broker', () => {
   const settings = kafkaSettingsFromEnv('smoke', suiteEnv('smoke'));
@@ -15,7 +16,7 @@ describe('kafkajs against the local broker', () => {
   it('creates a topic, produces idempotently, consumes it from the beginning in a group and commits offsets', async () => {
     const admin = kafka.admin();
     await admin.connect();
-    await admin.createTopics({ topics: [{ topic, numPartitions: 3 }], waitForLeaders: true });
+    await createTopic(admin, topic, 3);
 
     const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
     await producer.connect();

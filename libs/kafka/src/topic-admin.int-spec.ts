@@ -3,7 +3,7 @@ import { eventually, suiteEnv } from '@agentwatch/testing';
 import { Admin, ConfigResourceTypes, Kafka } from 'kafkajs';
 import { createKafka } from './kafka.client';
 import { kafkaSettingsFromEnv } from './kafka.settings';
-import { ensureTopics, MAX_MESSAGE_BYTES } from './topic-admin';
+import { createTopic, ensureTopics, MAX_MESSAGE_BYTES } from './topic-admin';
 
 describe('ensureTopics', () => {
   const settings = kafkaSettingsFromEnv('topic-admin', suiteEnv('topic-admin'));
@@ -32,7 +32,7 @@ describe('ensureTopics', () => {
   });
 
   it('brings a topic created with broker defaults up to the contract, dead-letter topic included, and leaves it so', async () => {
-    await admin.createTopics({ topics: [{ topic, numPartitions: 2 }], waitForLeaders: true });
+    await createTopic(admin, topic, 2);
     expect(await configOf(topic)).toMatchObject({ 'max.message.bytes': '1048588' });
 
     const created = await ensureTopics(kafka, settings, [spec]);

@@ -82,6 +82,15 @@ async function reconcileConfigs(admin: Admin, topics: { name: string; spec: Topi
   });
 }
 
+/**
+ * Creates one topic with broker defaults and returns once clients can use it. kafkajs's own
+ * `waitForLeaders` gives up when the metadata still answers "unknown topic or partition".
+ */
+export async function createTopic(admin: Admin, topic: string, numPartitions: number): Promise<void> {
+  await admin.createTopics({ topics: [{ topic, numPartitions }], waitForLeaders: false });
+  await waitForMetadata(admin, [topic]);
+}
+
 /** A created topic is usable only once every partition has a leader in the metadata the clients read. */
 async function waitForMetadata(admin: Admin, topics: string[], timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -9,7 +9,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { v4 as uuidv4, v7 as uuidv7 } from 'uuid';
 import { createKafka } from './kafka.client';
 import { kafkaSettingsFromEnv } from './kafka.settings';
-import { deleteTopicsWithPrefix, ensureTopics } from './topic-admin';
+import { createTopic, deleteTopicsWithPrefix, ensureTopics } from './topic-admin';
 import { ExportLine } from './topic-export-format';
 
 const run = promisify(execFile);
@@ -163,7 +163,7 @@ describe('agentwatch export (the built CLI against the real broker)', () => {
     const topic = 'export-test.transactional.v1';
     const admin = kafka.admin();
     await admin.connect();
-    await admin.createTopics({ topics: [{ topic: settings.prefix + topic, numPartitions: 2 }], waitForLeaders: true });
+    await createTopic(admin, settings.prefix + topic, 2);
     await admin.disconnect();
     // Starting a transaction right after the previous one ended draws a retriable CONCURRENT_TRANSACTIONS
     // that kafkajs logs as an error before retrying; a real failure still rejects the awaited call.
