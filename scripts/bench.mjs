@@ -14,7 +14,7 @@ import { progressReader, rateOf } from './bench/progress.mjs';
 import { queryLatencies, replayAll } from './bench/queries.mjs';
 import { kafkaLibs, producerPerformance, rawCopy } from './bench/references.mjs';
 import { renderTable } from './bench/report.mjs';
-import { peakRssMb, startApp, stopApp } from './bench/stack.mjs';
+import { cpuSeconds, peakRssMb, startApp, stopApp } from './bench/stack.mjs';
 import { build, cli, ensureDependencies, ensureKafka, ensurePostgres, root, say } from './lib.mjs';
 
 const options = benchOptions();
@@ -101,7 +101,11 @@ async function run() {
   say(`ingest accept rate: ${options.events} items at batch ${options.batch}, ${options.smallEvents} at batch 50…`);
   // A few unmeasured batches first: connections, JIT and the producer's metadata warm up.
   await bench.sendBatches(fleet.batches(20 * options.batch, options.batch), send);
+  // CPU per accepted event is steadier than a rate on a shared machine: it is what each request costs.
+  const cpuBefore = cpuSeconds(apps['cloud-api'].child.pid);
   result.ingest500 = accepted(await bench.sendBatches(fleet.batches(options.events, options.batch), send));
+  result.ingest500.apiCpuUsPerEvent =
+    ((cpuSeconds(apps['cloud-api'].child.pid) - cpuBefore) * 1e6) / result.ingest500.accepted;
   result.ingest50 = accepted(await bench.sendBatches(fleet.batches(options.smallEvents, 50), send));
   const backlog = await progress.waitCaughtUp('events');
   result.projectorBacklogRate = rateOf(backlog.samples);

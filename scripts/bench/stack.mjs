@@ -71,6 +71,20 @@ export function peakRssMb(pid) {
   }
 }
 
+const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+/** CPU time (user + system) a live process has used so far, in seconds; null once it is gone. */
+export function cpuSeconds(pid) {
+  try {
+    // Fields after the parenthesised command name: utime and stime are the 12th and 13th of those.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
 /** SIGTERM (Nest's shutdown hooks close cleanly, so --cpu-prof writes its profile), SIGKILL after 10 s. */
 export async function stopApp({ child }) {
   if (child.exitCode !== null) return;

@@ -1,0 +1,99 @@
+// patches/kafkajs+2.2.4.patch rewrites kafkajs's record encoder and header decoder for speed. The
+// bytes on the wire must stay exactly those of the unpatched release: the expected batch below was
+// encoded by unpatched kafkajs 2.2.4 from the same records.
+/* eslint-disable @typescript-eslint/no-require-imports */
+import fs from 'node:fs';
+
+interface RecordInput {
+  offsetDelta: number;
+  timestampDelta: number;
+  key: string | Buffer | null;
+  value: string | Buffer | null;
+  headers: Record<string, string | string[]>;
+}
+interface Encoded {
+  buffer: Buffer;
+}
+interface DecodedRecord {
+  key: Buffer | null;
+  value: Buffer | null;
+  offset: string;
+  timestamp: string;
+  headers: Record<string, Buffer | Buffer[]>;
+}
+
+// kafkajs's protocol modules are internal: resolved from the installed package, as the client uses them.
+const kafkajsRoot = require.resolve('kafkajs').replace(/index\.js$/, '');
+const Record: (r: RecordInput) => Encoded = require(`${kafkajsRoot}src/protocol/recordBatch/record/v0`);
+const { RecordBatch } = require(`${kafkajsRoot}src/protocol/recordBatch/v0`) as {
+  RecordBatch: (b: { firstTimestamp: number; maxTimestamp: number; records: Encoded[] }) => Promise<Encoded>;
+};
+const Decoder: new (buffer: Buffer) => unknown = require(`${kafkajsRoot}src/protocol/decoder`);
+const decodeBatch: (d: unknown) => Promise<{ records: DecodedRecord[] }> = require(
+  `${kafkajsRoot}src/protocol/recordBatch/v0/decoder`,
+);
+
+const records: RecordInput[] = [
+  {
+    offsetDelta: 0,
+    timestampDelta: 0,
+    key: 'session-1',
+    value: '{"n":1}',
+    headers: { ce_id: 'a', 'content-type': 'application/json' },
+  },
+  { offsetDelta: 300, timestampDelta: 123456, key: null, value: Buffer.from('é'.repeat(40)), headers: {} },
+  {
+    offsetDelta: 70000,
+    timestampDelta: -5,
+    key: Buffer.alloc(0),
+    value: null,
+    headers: { multi: ['x', 'yé'], big: 'z'.repeat(70) },
+  },
+];
+
+const UNPATCHED_BATCH =
+  '0000000000000000000001320000000002cd0090710000000000000000018bcfe568000000018bcfe56805ffffffffffffffff000000000000' +
+  '00000003780000001273657373696f6e2d310e7b226e223a317d040a63655f6964026118636f6e74656e742d74797065206170706c69636174' +
+  '696f6e2f6a736f6eb4010080890fd80401a001' +
+  'c3a9'.repeat(40) +
+  '00cc010009e0c5080001060a6d756c746902780a6d756c74690679c3a9066269678c01' +
+  '7a'.repeat(70);
+
+const encodeBatch = () =>
+  RecordBatch({ firstTimestamp: 1_700_000_000_000, maxTimestamp: 1_700_000_000_005, records: records.map(Record) });
+
+describe('the kafkajs patch', () => {
+  it('is applied to the installed kafkajs (npm install runs patch-package)', () => {
+    const source = fs.readFileSync(`${kafkajsRoot}src/protocol/encoder.js`, 'utf8');
+    expect(source).toContain('Buffer.allocUnsafe');
+  });
+
+  it('encodes records and their batch to the same bytes as unpatched kafkajs 2.2.4', async () => {
+    expect((await encodeBatch()).buffer.toString('hex')).toBe(UNPATCHED_BATCH);
+  });
+
+  it('decodes what it encodes, repeated header keys collected and __proto__ kept as a plain header', async () => {
+    const withProto = { ...records[0], headers: { ['__proto__']: 'p', toString: 't', ce_id: 'a' } };
+    const batch = await RecordBatch({
+      firstTimestamp: 1_700_000_000_000,
+      maxTimestamp: 1_700_000_000_005,
+      records: [...records, withProto].map(Record),
+    });
+    const { records: decoded } = await decodeBatch(new Decoder(batch.buffer));
+
+    expect(decoded.map((r) => [r.offset, r.timestamp])).toEqual([
+      ['0', '1700000000000'],
+      ['300', '1700000123456'],
+      ['70000', '1699999999995'],
+      ['0', '1700000000000'],
+    ]);
+    expect(decoded[0].key?.toString()).toBe('session-1');
+    expect(decoded[1].value?.toString()).toBe('é'.repeat(40));
+    expect(decoded[2].value).toBeNull();
+    const multi = decoded[2].headers.multi as Buffer[];
+    expect(multi.map((b) => b.toString())).toEqual(['x', 'yé']);
+    expect(Object.keys(decoded[3].headers)).toEqual(['__proto__', 'toString', 'ce_id']);
+    expect(Object.getPrototypeOf(decoded[3].headers)).toBe(Object.prototype);
+    expect(decoded[3].headers.toString.toString()).toBe('t');
+  });
+});
