@@ -26,7 +26,12 @@ interface DecodedRecord {
 const kafkajsRoot = require.resolve('kafkajs').replace(/index\.js$/, '');
 const Record: (r: RecordInput) => Encoded = require(`${kafkajsRoot}src/protocol/recordBatch/record/v0`);
 const { RecordBatch } = require(`${kafkajsRoot}src/protocol/recordBatch/v0`) as {
-  RecordBatch: (b: { firstTimestamp: number; maxTimestamp: number; records: Encoded[] }) => Promise<Encoded>;
+  RecordBatch: (b: {
+    firstOffset?: string;
+    firstTimestamp: number;
+    maxTimestamp: number;
+    records: Encoded[];
+  }) => Promise<Encoded>;
 };
 const Decoder: new (buffer: Buffer) => unknown = require(`${kafkajsRoot}src/protocol/decoder`);
 const decodeBatch: (d: unknown) => Promise<{ records: DecodedRecord[] }> = require(
@@ -95,5 +100,19 @@ describe('the kafkajs patch', () => {
     expect(Object.keys(decoded[3].headers)).toEqual(['__proto__', 'toString', 'ce_id']);
     expect(Object.getPrototypeOf(decoded[3].headers)).toBe(Object.prototype);
     expect(decoded[3].headers.toString.toString()).toBe('t');
+  });
+
+  it('keeps offsets and timestamps exact beyond 2^53 and for deltas longer than four varint bytes', async () => {
+    const far = { ...records[0], offsetDelta: 8, timestampDelta: 2 ** 40 + 3 };
+    const batch = await RecordBatch({
+      firstOffset: '9007199254740993',
+      firstTimestamp: 1_700_000_000_000,
+      maxTimestamp: 1_700_000_000_005,
+      records: [far].map(Record),
+    });
+    const { records: decoded } = await decodeBatch(new Decoder(batch.buffer));
+
+    expect(decoded[0].offset).toBe((9007199254740993n + 8n).toString());
+    expect(decoded[0].timestamp).toBe((1_700_000_000_000n + 2n ** 40n + 3n).toString());
   });
 });
