@@ -18,6 +18,7 @@ export function renderTable(r) {
   );
   add('  cloud-api CPU per accepted event', fmt(r.ingest500.apiCpuUsPerEvent, ' µs'), '10 µs = 100,000 ev/s per core');
   add('ingest accept, batch 50', fmt(r.ingest50.rate, ' ev/s'), '—', `${ratio(r.ingest50.rate, kafka)} of Kafka`);
+  add('  cloud-api CPU per accepted event', fmt(r.ingest50.apiCpuUsPerEvent, ' µs'), '—');
   add(
     'sustained end-to-end',
     fmt(r.endToEnd.rate, ' ev/s'),
