@@ -214,6 +214,48 @@ describe('operator API', () => {
     expect(union[0].data).toMatchObject({ slug, type: 'TenantRequested', actor: 'alice@ops.test' });
   });
 
+  it('agentwatch tail prints the flow as it moves, one line per journal event in order, and stops on a refusal', async () => {
+    const cli = path.resolve(__dirname, '..', '..', 'dist', 'apps', 'cli', 'src', 'main.js');
+    const slug = await pendingTenant();
+    const tail = spawn(process.execPath, [cli, 'tail', slug, '--url', cp.url, '--token', operators.viewer]);
+    let out = '';
+    tail.stdout.on('data', (chunk) => (out += chunk));
+    try {
+      await eventually(
+        async () => out,
+        (o) => o.includes('ApprovalRequested → pending-approval'),
+        { what: 'tail shows the pending flow' },
+      );
+      expect((await post(`/v1/tenants/${slug}/approve`, operators.bob)).status).toBe(200);
+      await eventually(
+        async () => out,
+        (o) => o.includes('FirstCheckinAwaited → awaiting-first-checkin'),
+        { what: 'tail follows the flow to awaiting-first-checkin' },
+      );
+    } finally {
+      tail.kill();
+    }
+    const journal = await queryDatabase<{ position: string; type: string }>(
+      cp.env,
+      null,
+      'SELECT position, type FROM tenancy_journal WHERE slug = $1 ORDER BY position',
+      [slug],
+    );
+    const lines = out.trim().split('\n');
+    expect(lines.map((l) => /^\S+ #(\d+) onboard (\w+)/.exec(l)?.slice(1))).toEqual(
+      journal.slice(0, lines.length).map((j) => [String(j.position), j.type]),
+    );
+    expect(lines[0]).toMatch(/ #\d+ onboard TenantRequested → requested by alice@ops\.test \{/);
+    expect(out).toMatch(/ FlowApproved → provisioning by bob@ops\.test/);
+    expect(out).not.toContain('\u001b['); // not a terminal: no colour codes
+
+    const refused = spawn(process.execPath, [cli, 'tail', slug, '--url', cp.url, '--token', 'not-a-jwt']);
+    let err = '';
+    refused.stderr.on('data', (chunk) => (err += chunk));
+    expect(await new Promise((resolve) => refused.on('exit', resolve))).toBe(1);
+    expect(err).toMatch(/^agentwatch: 403 /);
+  });
+
   it('acts on the live offboard flow (reject, stream), and a cancel releases what the flow created', async () => {
     const slug = await pendingTenant();
     const database = `tenant_${slug}`;

@@ -6,7 +6,13 @@ import {
   mintDevToken,
 } from '@agentwatch/auth';
 import { TOPICS } from '@agentwatch/contracts';
-import { bootstrapDatabase, databaseConfigFromEnv, dropTestDatabase, ownerDataSource } from '@agentwatch/db';
+import {
+  bootstrapDatabase,
+  databaseConfigFromEnv,
+  dropTestDatabase,
+  ensureAutovacuum,
+  ownerDataSource,
+} from '@agentwatch/db';
 import {
   createKafka,
   deleteTopicsWithPrefix,
@@ -21,6 +27,7 @@ import { projectorConfigFromEnv } from '../../projector/src/config';
 import { rebuildProjections, selectProjections } from '../../projector/src/rebuild';
 import { progressReporter } from './progress';
 import { SimulateArgs, simulate } from './simulate';
+import { TailArgs, tail } from './tail';
 
 const program = new Command('agentwatch').description('agentwatch operations CLI');
 
@@ -31,6 +38,12 @@ program
     const database = databaseConfigFromEnv();
     const applied = await bootstrapDatabase(database);
     console.log(`database ${database.database}: ${applied.length ? `applied ${applied.join(', ')}` : 'up to date'}`);
+    const autovacuum = await ensureAutovacuum(database.adminUrl);
+    if (autovacuum === 'turned-on') console.log('autovacuum was off on this server: turned on (ALTER SYSTEM)');
+    if (autovacuum === 'off')
+      console.warn(
+        'warning: autovacuum is off on this server; tables get no planner statistics and large ones slow down',
+      );
     const settings = kafkaSettingsFromEnv('agentwatch-cli');
     const created = await ensureTopics(createKafka(settings), settings, Object.values(TOPICS));
     console.log(
@@ -124,91 +137,12 @@ program
     );
   });
 
-// `tail`: follows a tenant flow's event stream for a person, reconnecting with Last-Event-ID.
-const STATE_AFTER: Record<string, string> = {
-  TenantRequested: 'requested',
-  ApprovalRequested: 'pending-approval',
-  CellPlaced: 'provisioned',
-  DatabaseMigrated: 'db-ready',
-  RouteRecorded: 'routed',
-  FirstCheckinAwaited: 'awaiting-first-checkin',
-  FirstCheckinReceived: 'active',
-  StepFailed: 'failed',
-  RetriesExhausted: 'paused',
-  FlowRejected: 'rejected',
-  FlowCancelled: 'cancelled',
-  DeprovisionRequested: 'pending-approval',
-  DatabaseDropped: 'deprovisioned',
-  TenantDeprovisioned: 'deprovisioned',
-};
-const color = (state: string) => {
-  if (!process.stdout.isTTY) return state;
-  const code = ['active', 'deprovisioned'].includes(state)
-    ? 32
-    : ['failed', 'paused', 'rejected', 'cancelled'].includes(state)
-      ? 31
-      : state === 'pending-approval'
-        ? 33
-        : 36;
-  return `\u001b[${code}m${state}\u001b[0m`;
-};
-
 program
   .command('tail <slug>')
   .description("follow a tenant flow's events (control plane SSE), reconnecting where it left off")
   .option('--url <url>', 'control plane URL', process.env.CONTROL_PLANE_URL ?? 'http://127.0.0.1:8082')
   .option('--token <jwt>', 'operator or viewer token (default: $OPERATOR_TOKEN)', process.env.OPERATOR_TOKEN)
-  .action(async (slug: string, options: { url: string; token?: string }) => {
-    let lastId: string | undefined;
-    for (;;) {
-      try {
-        const response = await fetch(`${options.url}/v1/tenants/${encodeURIComponent(slug)}/events`, {
-          headers: {
-            accept: 'text/event-stream',
-            ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-            ...(lastId ? { 'last-event-id': lastId } : {}),
-          },
-        });
-        if (response.status !== 200 || !response.body) {
-          console.error(`agentwatch: ${response.status} ${await response.text()}`);
-          if (response.status < 500) process.exit(1);
-        } else {
-          const decoder = new TextDecoder();
-          let buffer = '';
-          for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-            buffer += decoder.decode(chunk, { stream: true });
-            for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-              const frame = Object.fromEntries(
-                buffer
-                  .slice(0, end)
-                  .split('\n')
-                  .filter((line) => !line.startsWith(':') && line.includes(':'))
-                  .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]),
-              );
-              buffer = buffer.slice(end + 2);
-              if (frame.data === undefined) continue;
-              lastId = frame.id;
-              const event = JSON.parse(frame.data);
-              const state =
-                STATE_AFTER[event.type] ??
-                (event.type === 'FlowApproved'
-                  ? event.flow_kind === 'offboard'
-                    ? 'deprovisioning'
-                    : 'provisioning'
-                  : null);
-              const detail = Object.keys(event.data).length ? ` ${JSON.stringify(event.data)}` : '';
-              console.log(
-                `${event.recorded_at} #${event.position} ${event.flow_kind} ${event.type}${state ? ` → ${color(state)}` : ''} by ${event.actor}${detail}`,
-              );
-            }
-          }
-        }
-      } catch (error) {
-        console.error(`agentwatch: stream interrupted (${(error as Error).message}); reconnecting`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 2000));
-    }
-  });
+  .action((slug: string, options: TailArgs) => tail(slug, options));
 
 program
   .command('simulate')
