@@ -17,6 +17,8 @@ export abstract class TenancySettings {
   /** How long a claimed step may run before another engine (or this one, restarted) takes it over. */
   abstract stepLeaseMs: number;
   abstract pollMs: number;
+  /** Relayed outbox rows are deleted after this long: the journal keeps the events, Kafka their copies. */
+  abstract outboxRetentionMs: number;
   abstract heartbeatMs: number;
   abstract operator: OperatorAuthSettings;
 }
@@ -50,6 +52,7 @@ export function tenancySettingsFromEnv(env: NodeJS.ProcessEnv, databaseUrl: stri
     },
     stepLeaseMs: Number(env.CONTROL_STEP_LEASE_MS ?? 30_000),
     pollMs: Number(env.CONTROL_POLL_MS ?? 250),
+    outboxRetentionMs: Number(env.CONTROL_OUTBOX_RETENTION_HOURS ?? 168) * 3_600_000,
     heartbeatMs: Number(env.CONTROL_SSE_HEARTBEAT_MS ?? 15_000),
     operator: {
       jwksUrl: env.OPERATOR_JWKS_URL || null,

@@ -1,7 +1,7 @@
 import { toWire, WireMessage } from '@agentwatch/contracts';
 import { EventPublisher } from '@agentwatch/kafka';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { TenancySettings } from '../tenancy.settings';
 
 interface OutboxRow {
@@ -13,6 +13,20 @@ interface OutboxRow {
   org_id: string;
   payload: unknown;
   created_at: Date;
+}
+
+const PRUNE_EVERY_MS = 60_000;
+
+/**
+ * Deletes outbox rows relayed longer than `retentionMs` ago; rows not yet relayed always stay.
+ * Returns how many went.
+ */
+export async function pruneRelayedOutbox(db: EntityManager | DataSource, retentionMs: number): Promise<number> {
+  const [, deleted] = await db.query(
+    'DELETE FROM tenancy_outbox WHERE published_at < now() - make_interval(secs => $1)',
+    [retentionMs / 1000],
+  );
+  return deleted;
 }
 
 /**
@@ -44,10 +58,15 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   private async run(): Promise<void> {
+    let prunedAt = 0;
     while (this.running) {
       let relayed = 0;
       try {
         relayed = await this.relayOnce();
+        if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
+          prunedAt = Date.now();
+          await pruneRelayedOutbox(this.dataSource, this.settings.outboxRetentionMs);
+        }
       } catch (error) {
         if (this.running) this.logger.warn(`outbox relay: ${(error as Error).message}`);
       }
