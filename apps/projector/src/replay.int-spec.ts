@@ -124,6 +124,13 @@ describe('replay: rebuilding every projection from offset 0', () => {
     expect(await shape()).toEqual(liveShape);
     const schemas = await db.query(`SELECT nspname FROM pg_namespace WHERE nspname LIKE 'rebuild_%'`);
     expect(schemas.rows).toEqual([]);
+    // The rebuilt tables come with planner statistics (ANALYZE before the swap, not autovacuum's).
+    const analyzed = await db.query(
+      `SELECT relname FROM pg_stat_user_tables
+        WHERE schemaname = 'public' AND relname IN ('events', 'sessions', 'agents') AND last_analyze IS NOT NULL
+        ORDER BY relname`,
+    );
+    expect(analyzed.rows.map((r) => r.relname)).toEqual(['agents', 'events', 'sessions']);
 
     // The API still reads through row-level security, and the live projector carries on into the new tables.
     const session = sessions[0];

@@ -104,6 +104,25 @@ export async function bootstrapDatabase(config: DatabaseConfig): Promise<string[
   return migrate(config);
 }
 
+/**
+ * Planner statistics come from autovacuum's ANALYZE. A server with autovacuum off never has them, and
+ * plans over large tables degrade (a score batch's UPDATE of 2,000 events by primary key became a
+ * sequential scan of 10M rows). Turned on when off and the set-up role may; returns what it found.
+ */
+export async function ensureAutovacuum(adminUrl: string): Promise<'on' | 'turned-on' | 'off'> {
+  return withClient(adminUrl, async (client) => {
+    const { rows } = await client.query<{ autovacuum: string }>('SHOW autovacuum');
+    if (rows[0].autovacuum === 'on') return 'on';
+    const { rows: role } = await client.query<{ rolsuper: boolean }>(
+      'SELECT rolsuper FROM pg_roles WHERE rolname = current_user',
+    );
+    if (!role[0]?.rolsuper) return 'off';
+    await client.query('ALTER SYSTEM SET autovacuum = on');
+    await client.query('SELECT pg_reload_conf()');
+    return 'turned-on';
+  });
+}
+
 /** Drops a database (test runs clean up after themselves); refuses anything but a test database. */
 export async function dropTestDatabase(adminUrl: string, database: string): Promise<void> {
   if (!database.startsWith('agentwatch_test_')) throw new Error(`refusing to drop ${database}`);

@@ -30,11 +30,15 @@ export class EventRiskProjection {
     // Waits for events batches in flight: their rows are visible to the UPDATE once they committed,
     // and batches that start now see event_risk (see the migration's events_lock_risk).
     await tx.query('SELECT pg_advisory_xact_lock($1)', [EVENT_RISK_LOCK]);
+    // A batch touches at most a few thousand events by primary key: always one index lookup each.
+    // Without statistics (a new or rebuilt table) the planner would hash-join against a full scan.
+    await tx.query(`SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off`);
     await tx.query(
       `UPDATE events e SET risk_score = s.risk_score, scored_at = s.scored_at
          FROM unnest($1::uuid[], $2::uuid[], $3::smallint[], $4::timestamptz[]) AS s(org_id, event_id, risk_score, scored_at)
         WHERE e.org_id = s.org_id AND e.id = s.event_id AND e.risk_score IS NULL`,
       params,
     );
+    await tx.query(`RESET enable_hashjoin; RESET enable_mergejoin`);
   }
 }
