@@ -47,6 +47,7 @@ cli(['setup'], env);
 const require = createRequire(import.meta.url);
 const bench = require(path.join(root, 'dist/libs/bench/src/index.js'));
 const { databaseConfigFromEnv } = require(path.join(root, 'dist/libs/db/src/index.js'));
+const { createTopic } = require(path.join(root, 'dist/libs/kafka/src/index.js'));
 
 const admin = new Kafka({
   clientId: 'agentwatch-bench',
@@ -185,9 +186,7 @@ async function run() {
   const libs = kafkaLibs();
   if (libs) {
     const topic = `${prefix}bench.producer-performance`;
-    // kafkajs's waitForLeaders gives up on a transient "unknown topic or partition": poll instead.
-    await admin.createTopics({ topics: [{ topic, numPartitions: Number(env.KAFKA_PARTITIONS ?? 12) }] });
-    await waitForLeaders(admin, topic);
+    await createTopic(admin, topic, Number(env.KAFKA_PARTITIONS ?? 12));
     result.references.producerPerformance = await producerPerformance({
       libs,
       topic,
@@ -282,19 +281,4 @@ function machineFacts() {
     loadavg: os.loadavg(),
     node: process.version,
   };
-}
-
-async function waitForLeaders(admin, topic) {
-  for (let attempt = 0; ; attempt++) {
-    const ready = await admin
-      .fetchTopicMetadata({ topics: [topic] })
-      .then(({ topics }) => topics[0].partitions.every((p) => p.leader >= 0))
-      .catch((error) => {
-        if (attempt >= 150) throw error;
-        return false;
-      });
-    if (ready) return;
-    if (attempt >= 150) throw new Error(`${topic} has no partition leaders after 30 s`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
