@@ -349,6 +349,11 @@ describe('cloud API queries over the read models (route by route)', () => {
         projection_lag: { events: { records_behind: expect.any(Number) } },
       });
       expect((stats.hourly as Row[]).reduce((sum, h) => sum + (h.count as number), 0)).toBe(3);
+      // Whole UTC hours: the current one and the 23 before it.
+      const window = stats.window as { since: string; until: string };
+      expect(Date.parse(window.until) - Date.parse(window.since)).toBe(24 * 3600_000);
+      expect(window.until).toMatch(/T\d\d:00:00\.000Z$/);
+      expect(Date.parse(window.until)).toBeGreaterThan(Date.now() - 60_000);
     });
   });
 

@@ -82,7 +82,12 @@ export class IngestProjectionsModule {}
 // One consumer reads the ingest topics for all three read models: each event is fetched and decoded
 // once, not three times, and a batch's rows in all three tables commit together.
 export const INGEST_PROJECTIONS: ProjectionDefinition[] = [
-  { name: 'events', consumer: 'ingest', topics: { [TOPICS.ingestEvents.name]: eventRecordedV1 }, tables: ['events'] },
+  {
+    name: 'events',
+    consumer: 'ingest',
+    topics: { [TOPICS.ingestEvents.name]: eventRecordedV1 },
+    tables: ['events', 'event_hourly_counts'],
+  },
   {
     name: 'sessions',
     consumer: 'ingest',

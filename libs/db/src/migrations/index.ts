@@ -2,10 +2,17 @@ import { Init1732233600000 } from './1732233600000-init';
 import { Identity1732240000000 } from './1732240000000-identity';
 import { Scoring1732320000000 } from './1732320000000-scoring';
 import { Tenancy1732406400000 } from './1732406400000-tenancy';
+import { EventHourlyCounts1732492800000 } from './1732492800000-event-hourly-counts';
 
 export { EVENT_RISK_LOCK } from './1732320000000-scoring';
 
-export const MIGRATIONS = [Init1732233600000, Identity1732240000000, Scoring1732320000000, Tenancy1732406400000];
+export const MIGRATIONS = [
+  Init1732233600000,
+  Identity1732240000000,
+  Scoring1732320000000,
+  Tenancy1732406400000,
+  EventHourlyCounts1732492800000,
+];
 
 /** Tables the API writes itself (commands, not projections); everything else it may only read. */
 export const API_WRITABLE_TABLES = [

@@ -1,9 +1,7 @@
 import { OrgScope } from '@agentwatch/db';
 import { ProjectionLag } from '@agentwatch/kafka';
 import { Injectable } from '@nestjs/common';
-
-const RISK_LEVEL = `CASE WHEN risk_score IS NULL THEN 'unscored' WHEN risk_score = 0 THEN 'none'
-  WHEN risk_score < 25 THEN 'low' WHEN risk_score < 50 THEN 'medium' WHEN risk_score < 75 THEN 'high' ELSE 'critical' END`;
+import { statsWindow } from './domain/stats-window';
 
 const TOP_TOOLS = 10;
 
@@ -18,7 +16,11 @@ export interface EventStats {
   projection_lag: { events: { records_behind: number | null } };
 }
 
-/** GET /v1/events/stats: the last 24 hours of the caller's events, aggregated in one scan. */
+/**
+ * GET /v1/events/stats: the caller's last 24 hours, read from the hourly counters that the events
+ * table's triggers keep (migration EventHourlyCounts): at most 24 hours × a few hundred rows, however
+ * many events the organization has.
+ */
 @Injectable()
 export class EventStatistics {
   constructor(
@@ -27,17 +29,17 @@ export class EventStatistics {
   ) {}
 
   async get(orgId: string, now = new Date()): Promise<EventStats> {
-    const since = new Date(now.getTime() - 24 * 3600_000);
+    const { since, until } = statsWindow(now);
     const rows: { dimension: string; key: string | null; count: number }[] = await this.db.run(orgId, (q) =>
       q.query(
         `SELECT CASE WHEN GROUPING(action_type) = 0 THEN 'action_type' WHEN GROUPING(decision) = 0 THEN 'decision'
-                     WHEN GROUPING(level) = 0 THEN 'level' WHEN GROUPING(tool_name) = 0 THEN 'tool' ELSE 'hour' END AS dimension,
-                COALESCE(action_type, decision, level, tool_name, to_char(hour AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:00:00"Z"')) AS key,
-                count(*)::int AS count
-           FROM (SELECT action_type, decision, tool_name, ${RISK_LEVEL} AS level, date_trunc('hour', "timestamp") AS hour
-                   FROM events WHERE org_id = $1 AND "timestamp" >= $2 AND "timestamp" <= $3) w
-          GROUP BY GROUPING SETS ((action_type), (decision), (level), (tool_name), (hour))`,
-        [orgId, since, now],
+                     WHEN GROUPING(risk_level) = 0 THEN 'level' WHEN GROUPING(tool_name) = 0 THEN 'tool' ELSE 'hour' END AS dimension,
+                COALESCE(action_type, decision, risk_level, tool_name, to_char(hour AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:00:00"Z"')) AS key,
+                sum(count)::int AS count
+           FROM event_hourly_counts WHERE org_id = $1 AND hour >= $2 AND hour < $3
+          GROUP BY GROUPING SETS ((action_type), (decision), (risk_level), (tool_name), (hour))
+         HAVING sum(count) > 0`,
+        [orgId, since, until],
       ),
     );
     const of = (dimension: string) => rows.filter((r) => r.dimension === dimension && r.key !== null);
@@ -45,7 +47,7 @@ export class EventStatistics {
       Object.fromEntries(of(dimension).map((r) => [r.key, r.count]));
     const byAction = tally('action_type');
     return {
-      window: { since: since.toISOString(), until: now.toISOString() },
+      window: { since: since.toISOString(), until: until.toISOString() },
       total: Object.values(byAction).reduce((sum, n) => sum + n, 0),
       by_action_type: byAction,
       by_decision: tally('decision'),

@@ -64,7 +64,14 @@ describe('event-risk projection: scores reach the events read model in either or
     const id = randomUUID();
     await insertEvent(events, id);
     await applyScores([score(id, 61)]);
+    await applyScores([score(id, 61)]);
     expect(await riskOf(id)).toEqual({ risk_score: 61, decision: 'allow' });
+    // The stats counters moved the event from unscored to its level, once.
+    const counters = await events.query(
+      'SELECT risk_level, count::int FROM event_hourly_counts WHERE org_id = $1 AND count <> 0',
+      [orgId],
+    );
+    expect(counters.rows).toEqual([{ risk_level: 'high', count: 1 }]);
   });
 
   it('gives an event projected after its score the score at insert time', async () => {

@@ -1,0 +1,199 @@
+import { randomUUID } from 'node:crypto';
+import { EventRecordedV1 } from '@agentwatch/contracts';
+import { bootstrapDatabase, databaseConfigFromEnv, ownerDataSource } from '@agentwatch/db';
+import { ProjectionBatch } from '@agentwatch/kafka';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { EventsProjection } from './events.projection';
+
+type Counts = Record<string, number>;
+interface CounterRow {
+  hour: Date;
+  action_type: string;
+  decision: string;
+  risk_level: string;
+  tool_name: string | null;
+  count: string | number;
+}
+
+const keyOf = (r: CounterRow) => [r.hour.toISOString(), r.action_type, r.decision, r.risk_level, r.tool_name].join('|');
+
+/** The hourly counters of one organization, and the same figures aggregated from its events. */
+async function countersAndTruth(client: Client, orgId: string): Promise<{ counters: Counts; truth: Counts }> {
+  const tally = (rows: CounterRow[]) => Object.fromEntries(rows.map((r) => [keyOf(r), Number(r.count)]));
+  const counters = await client.query(
+    `SELECT hour, action_type, decision, risk_level, tool_name, count FROM event_hourly_counts
+      WHERE org_id = $1 AND count <> 0`,
+    [orgId],
+  );
+  const truth = await client.query(
+    `SELECT date_trunc('hour', "timestamp", 'UTC') AS hour, action_type, decision,
+            event_risk_level(risk_score) AS risk_level, tool_name, count(*) AS count
+       FROM events WHERE org_id = $1 GROUP BY 1, 2, 3, 4, 5`,
+    [orgId],
+  );
+  return { counters: tally(counters.rows), truth: tally(truth.rows) };
+}
+
+describe('hourly event counters (the stats read model) follow the events table', () => {
+  const config = databaseConfigFromEnv();
+  const orgId = randomUUID();
+  let dataSource: DataSource;
+  let client: Client;
+
+  const event = (timestamp: string, overrides: Partial<EventRecordedV1> = {}): EventRecordedV1 => ({
+    id: randomUUID(),
+    org_id: orgId,
+    client_event_id: null,
+    session_id: null,
+    agent_id: null,
+    machine_id: 'm-1',
+    action_type: 'FILE_READ',
+    tool_name: 'cat',
+    arguments: [],
+    decision: 'allow',
+    timestamp,
+    received_at: timestamp,
+    ...overrides,
+  });
+  const project = (events: EventRecordedV1[], tx = dataSource.manager) =>
+    new EventsProjection().apply({
+      tx,
+      topic: 'ingest.events.v1',
+      records: events.map((payload, i) => ({
+        id: payload.id,
+        type: 't',
+        orgId,
+        payload,
+        partition: 0,
+        offset: String(i),
+      })),
+    } as ProjectionBatch<EventRecordedV1>);
+
+  beforeAll(async () => {
+    dataSource = await new DataSource({ type: 'postgres', url: config.projectorUrl }).initialize();
+    client = new Client({ connectionString: config.projectorUrl });
+    await client.connect();
+  });
+
+  afterAll(async () => {
+    await client?.end();
+    await dataSource?.destroy();
+  });
+
+  it('counts each projected event once per UTC hour and key, a re-delivered batch not again', async () => {
+    const batch = [
+      event('2026-11-23T05:00:00.000Z'),
+      event('2026-11-23T05:59:59.999Z'),
+      event('2026-11-23T06:00:00.000Z', { decision: 'block' }),
+      event('2026-11-23T06:10:00.000+01:00', { tool_name: null, action_type: 'NETWORK_CONNECT' }),
+      event('2026-11-23T06:20:00.000Z', { tool_name: null, action_type: 'NETWORK_CONNECT' }),
+    ];
+    await project(batch);
+    await project(batch);
+
+    const { counters, truth } = await countersAndTruth(client, orgId);
+    expect(counters).toEqual(truth);
+    expect(counters).toEqual({
+      '2026-11-23T05:00:00.000Z|FILE_READ|allow|unscored|cat': 2,
+      '2026-11-23T05:00:00.000Z|NETWORK_CONNECT|allow|unscored|': 1,
+      '2026-11-23T06:00:00.000Z|FILE_READ|block|unscored|cat': 1,
+      '2026-11-23T06:00:00.000Z|NETWORK_CONNECT|allow|unscored|': 1,
+    });
+  });
+
+  it('moves a scored event from unscored to its level, once, and forgets a deleted one', async () => {
+    const [low, critical, gone] = [
+      event('2026-11-20T10:00:00Z'),
+      event('2026-11-20T10:30:00Z'),
+      event('2026-11-20T10:45:00Z'),
+    ];
+    await project([low, critical, gone]);
+    const score = (id: string, value: number) =>
+      client.query('UPDATE events SET risk_score = $3 WHERE org_id = $1 AND id = $2 AND risk_score IS NULL', [
+        orgId,
+        id,
+        value,
+      ]);
+    await score(low.id, 10);
+    await score(critical.id, 90);
+    await score(critical.id, 90);
+    await client.query('DELETE FROM events WHERE org_id = $1 AND id = $2', [orgId, gone.id]);
+
+    const { counters, truth } = await countersAndTruth(client, orgId);
+    expect(counters).toEqual(truth);
+    expect(counters).toMatchObject({
+      '2026-11-20T10:00:00.000Z|FILE_READ|allow|low|cat': 1,
+      '2026-11-20T10:00:00.000Z|FILE_READ|allow|critical|cat': 1,
+    });
+    expect(counters['2026-11-20T10:00:00.000Z|FILE_READ|allow|unscored|cat']).toBeUndefined();
+  });
+
+  it('loses no count when two batches upsert the same counters at once, their events in opposite orders', async () => {
+    const hour = '2026-11-21T08:';
+    const actions = ['FILE_READ', 'FILE_WRITE', 'PROCESS_EXEC', 'NETWORK_CONNECT'] as const;
+    const first = actions.map((action_type, i) => event(`${hour}0${i}:00Z`, { action_type }));
+    const second = first.map((e) => event(e.timestamp, { action_type: e.action_type })).reverse();
+    await Promise.all([
+      dataSource.transaction(async (tx) => {
+        await project(first, tx);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }),
+      dataSource.transaction((tx) => project(second, tx)),
+    ]);
+    const { counters, truth } = await countersAndTruth(client, orgId);
+    expect(counters).toEqual(truth);
+    expect(counters['2026-11-21T08:00:00.000Z|FILE_WRITE|allow|unscored|cat']).toBe(2);
+  });
+});
+
+describe('the hourly counters migration', () => {
+  const base = databaseConfigFromEnv();
+  const scratchUrl = new URL(base.adminUrl);
+  scratchUrl.pathname = `/${base.database}_counters`.slice(0, 64);
+  const config = databaseConfigFromEnv({ ...process.env, DATABASE_URL: scratchUrl.toString() });
+  const orgId = randomUUID();
+
+  const dropScratch = async () => {
+    const server = new URL(base.adminUrl);
+    server.pathname = '/postgres';
+    const admin = new Client({ connectionString: server.toString() });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${config.database} WITH (FORCE)`);
+    await admin.end();
+  };
+
+  afterAll(dropScratch);
+
+  it('counts the events a database already holds', async () => {
+    await dropScratch();
+    await bootstrapDatabase(config);
+    const owner = await ownerDataSource(config).initialize();
+    const projector = new Client({ connectionString: config.projectorUrl });
+    await projector.connect();
+    try {
+      await owner.undoLastMigration();
+      await projector.query(
+        `INSERT INTO events (org_id, id, action_type, tool_name, decision, risk_score, "timestamp", received_at)
+         SELECT $1, gen_random_uuid(), (ARRAY['FILE_READ', 'PROCESS_EXEC'])[1 + n % 2], 'tool-' || (n % 3), 'allow',
+                CASE WHEN n % 4 = 0 THEN NULL ELSE (n * 7) % 101 END, now() - n * interval '7 minutes', now()
+           FROM generate_series(1, 500) n`,
+        [orgId],
+      );
+      // Set-up run again on the older database: what `npm start` does after an upgrade.
+      expect(await bootstrapDatabase(config)).toEqual(['EventHourlyCounts1732492800000']);
+
+      const { counters, truth } = await countersAndTruth(projector, orgId);
+      expect(Object.values(counters).reduce((sum, n) => sum + n, 0)).toBe(500);
+      expect(counters).toEqual(truth);
+      // The back-fill lifted row-level security on events only for itself.
+      const [{ relforcerowsecurity }] = (
+        await projector.query(`SELECT relforcerowsecurity FROM pg_class WHERE relname = 'events'`)
+      ).rows;
+      expect(relforcerowsecurity).toBe(true);
+    } finally {
+      await projector.end();
+      await owner.destroy();
+    }
+  });
+});
