@@ -33,6 +33,14 @@ const { RecordBatch } = require(`${kafkajsRoot}src/protocol/recordBatch/v0`) as 
     records: Encoded[];
   }) => Promise<Encoded>;
 };
+const murmur2: (key: string | Buffer) => number = require(`${kafkajsRoot}src/producer/partitioners/default/murmur2`);
+const { DefaultPartitioner } = require(`${kafkajsRoot}src/producer/partitioners`) as {
+  DefaultPartitioner: () => (args: {
+    topic: string;
+    partitionMetadata: { partitionId: number; leader: number }[];
+    message: { key?: string | null; partition?: number | null };
+  }) => number;
+};
 const Decoder: new (buffer: Buffer) => unknown = require(`${kafkajsRoot}src/protocol/decoder`);
 const decodeBatch: (d: unknown) => Promise<{ records: DecodedRecord[] }> = require(
   `${kafkajsRoot}src/protocol/recordBatch/v0/decoder`,
@@ -71,6 +79,7 @@ describe('the kafkajs patch', () => {
   it('is applied to the installed kafkajs (npm install runs patch-package)', () => {
     const source = fs.readFileSync(`${kafkajsRoot}src/protocol/encoder.js`, 'utf8');
     expect(source).toContain('Buffer.allocUnsafe');
+    expect(murmur2.toString()).toContain('Math.imul');
   });
 
   it('encodes records and their batch to the same bytes as unpatched kafkajs 2.2.4', async () => {
@@ -100,6 +109,37 @@ describe('the kafkajs patch', () => {
     expect(Object.keys(decoded[3].headers)).toEqual(['__proto__', 'toString', 'ce_id']);
     expect(Object.getPrototypeOf(decoded[3].headers)).toBe(Object.prototype);
     expect(decoded[3].headers.toString.toString()).toBe('t');
+  });
+
+  // The partition of a key must stay the one Java clients (and unpatched kafkajs) choose: the first six
+  // are the cases of Kafka's own UtilsTest, the others were computed by unpatched kafkajs 2.2.4.
+  it('hashes keys exactly as the Java client and unpatched kafkajs do', () => {
+    const expected: [string | Buffer, number][] = [
+      ['21', -973932308],
+      ['foobar', -790332482],
+      ['a-little-bit-long-string', -985981536],
+      ['a-little-bit-longer-string', -1486304829],
+      ['lkjh234lh9fiuh90y23oiuhsafujhadof229phr9h19h89h8', -58897971],
+      [Buffer.from('abc'), 479470107],
+      ['', 275646681],
+      ['a', -1563381124],
+      ['ab', 316155434],
+      ['0190a3f2-7c1e-7b7a-9d4e-1f2a3b4c5d6e', 1713812890],
+      ['ünïcødé-ключ', -1534091484],
+      ['\u{1F600}x', -1018136956],
+    ];
+    expect(expected.map(([key]) => murmur2(key))).toEqual(expected.map(([, hash]) => hash));
+  });
+
+  it('partitions by key hash, and without a key only over partitions that have a leader', () => {
+    const partitionMetadata = [0, 1, 2].map((partitionId) => ({ partitionId, leader: partitionId === 1 ? -1 : 0 }));
+    const partition = DefaultPartitioner();
+    const of = (message: { key?: string | null; partition?: number | null }) =>
+      partition({ topic: 't', partitionMetadata, message });
+    expect(of({ key: 'foobar' })).toBe((-790332482 & 0x7fffffff) % 3);
+    expect(of({ key: 'foobar', partition: 1 })).toBe(1);
+    const keyless = Array.from({ length: 12 }, () => of({ key: null }));
+    expect(new Set(keyless)).toEqual(new Set([0, 2]));
   });
 
   it('keeps offsets and timestamps exact beyond 2^53 and for deltas longer than four varint bytes', async () => {

@@ -1,4 +1,4 @@
-import { eventIdFor, eventKey, recordEvents } from './record-events';
+import { canonicalTime, eventIdFor, eventKey, recordEvents } from './record-events';
 
 describe('recording an ingest batch', () => {
   const orgId = '11111111-1111-4111-8111-111111111111';
@@ -31,6 +31,26 @@ describe('recording an ingest batch', () => {
     expect(first.id).toBe(eventIdFor(orgId, 'e-1'));
     expect(first.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(otherOrg.id).not.toBe(first.id);
+  });
+
+  // Stored ids must never change: these are uuid's v5 of the string `<org>/<event_id>`.
+  it('keeps the ids of earlier releases, for non-ASCII event ids too', () => {
+    expect(eventIdFor(orgId, 'e-1')).toBe('fe6ca5ab-b517-5806-aaca-1236b24b9348');
+    expect(eventIdFor(orgId, 'é-ü-🙂')).toBe('107f5c8b-e410-576d-849a-1a4bcbd4ed45');
+  });
+
+  it('writes every timestamp as Date#toISOString would, without parsing those already in that form', () => {
+    const inputs = [
+      '2026-11-01T12:00:00.123Z',
+      '2026-11-01T13:00:00.123+01:00',
+      '2026-11-01T12:00:00Z',
+      '2026-02-28T23:59:59.999Z',
+      '2024-02-29T00:00:00.000Z',
+      '2026-02-30T00:00:00.000Z',
+      '2026-04-31T10:00:00.000Z',
+      '2026-11-23T24:00:00.000Z',
+    ];
+    expect(inputs.map(canonicalTime)).toEqual(inputs.map((iso) => new Date(iso).toISOString()));
   });
 
   it('truncates timestamps to the millisecond so cursors compare exactly', () => {
