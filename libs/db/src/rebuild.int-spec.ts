@@ -1,0 +1,53 @@
+import { DataSource } from 'typeorm';
+import { ownerDataSource } from './bootstrap';
+import { databaseConfigFromEnv } from './database.config';
+import { dropRebuildSchema, prepareRebuildSchema } from './rebuild';
+
+// The swap and what the live tables look like afterwards are proven end to end by
+// apps/projector/src/replay.int-spec.ts; this is what the copies look like while they are loaded.
+describe('a rebuild schema', () => {
+  const schema = `rebuild_spec_${Date.now().toString(36)}`;
+  let owner: DataSource;
+
+  const indexesOf = async (namespace: string, table: string): Promise<{ unique: boolean; definition: string }[]> =>
+    (
+      await owner.query(
+        `SELECT x.indisunique AS "unique", pg_get_indexdef(x.indexrelid) AS definition
+           FROM pg_index x JOIN pg_class t ON t.oid = x.indrelid JOIN pg_namespace n ON n.oid = t.relnamespace
+          WHERE n.nspname = $1 AND t.relname = $2 ORDER BY 2`,
+        [namespace, table],
+      )
+    ).map((i: { unique: boolean; definition: string }) => ({
+      ...i,
+      definition: i.definition.replace(/^CREATE (UNIQUE )?INDEX \S+ ON \S+ /, ''),
+    }));
+
+  beforeAll(async () => {
+    owner = await ownerDataSource(databaseConfigFromEnv()).initialize();
+  });
+
+  afterAll(async () => {
+    await dropRebuildSchema(owner, schema);
+    await owner?.destroy();
+  });
+
+  it('loads into copies that keep only the unique indexes (upserts need them) and the triggers', async () => {
+    await prepareRebuildSchema(owner, schema, ['events', 'event_hourly_counts']);
+
+    const live = await indexesOf('public', 'events');
+    expect(live.filter((i) => !i.unique)).toHaveLength(2);
+    expect(await indexesOf(schema, 'events')).toEqual(live.filter((i) => i.unique));
+    expect(await indexesOf(schema, 'event_hourly_counts')).toEqual(await indexesOf('public', 'event_hourly_counts'));
+    const triggers = await owner.query(
+      `SELECT tgname FROM pg_trigger WHERE tgrelid = $1::regclass AND NOT tgisinternal ORDER BY 1`,
+      [`${schema}.events`],
+    );
+    expect(triggers.map((t: { tgname: string }) => t.tgname)).toEqual([
+      'events_count_deleted',
+      'events_count_inserted',
+      'events_count_updated',
+      'events_lock_risk',
+      'events_take_known_risk',
+    ]);
+  });
+});
