@@ -1,6 +1,7 @@
 export * from './bootstrap';
 export * from './database.config';
 export * from './database.module';
+export * from './event-risk-lock';
 export * from './migrations';
 export * from './org-scope';
 export * from './rebuild';

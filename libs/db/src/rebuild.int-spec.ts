@@ -46,7 +46,6 @@ describe('a rebuild schema', () => {
       'events_count_deleted',
       'events_count_inserted',
       'events_count_updated',
-      'events_lock_risk',
       'events_take_known_risk',
     ]);
   });

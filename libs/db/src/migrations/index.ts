@@ -3,6 +3,7 @@ import { Identity1732240000000 } from './1732240000000-identity';
 import { Scoring1732320000000 } from './1732320000000-scoring';
 import { Tenancy1732406400000 } from './1732406400000-tenancy';
 import { EventHourlyCounts1732492800000 } from './1732492800000-event-hourly-counts';
+import { EventRiskStripes1732579200000 } from './1732579200000-event-risk-stripes';
 
 export { EVENT_RISK_LOCK } from './1732320000000-scoring';
 
@@ -12,6 +13,7 @@ export const MIGRATIONS = [
   Scoring1732320000000,
   Tenancy1732406400000,
   EventHourlyCounts1732492800000,
+  EventRiskStripes1732579200000,
 ];
 
 /** Tables the API writes itself (commands, not projections); everything else it may only read. */

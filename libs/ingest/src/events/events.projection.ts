@@ -1,4 +1,5 @@
 import { EventRecordedV1 } from '@agentwatch/contracts';
+import { lockEventRiskStripes } from '@agentwatch/db';
 import { ProjectionBatch } from '@agentwatch/kafka';
 import { Controller } from '@nestjs/common';
 import { EventPattern } from '@nestjs/microservices';
@@ -12,6 +13,14 @@ export class EventsProjection {
   @EventPattern('events')
   async apply({ tx, records }: ProjectionBatch<EventRecordedV1>): Promise<void> {
     const events = records.map((r) => r.payload);
+    // Held until commit, so a score committed meanwhile either is seen by the insert below (the
+    // events_take_known_risk trigger) or sees these rows itself (EventRiskProjection).
+    await lockEventRiskStripes(
+      tx,
+      'shared',
+      events.map((e) => e.org_id),
+      events.map((e) => e.session_id),
+    );
     await tx.query(
       `INSERT INTO events (org_id, id, client_event_id, session_id, agent_id, machine_id, action_type, tool_name,
                            arguments, decision, "timestamp", received_at)

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventScoredV1 } from '@agentwatch/contracts';
-import { databaseConfigFromEnv } from '@agentwatch/db';
+import { databaseConfigFromEnv, lockEventRiskStripes, Queryable } from '@agentwatch/db';
 import { ProjectionBatch } from '@agentwatch/kafka';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
@@ -12,10 +12,10 @@ describe('event-risk projection: scores reach the events read model in either or
   let dataSource: DataSource;
   let events: Client;
 
-  const score = (eventId: string, value: number): EventScoredV1 => ({
+  const score = (eventId: string, value: number, sessionId: string | null = null): EventScoredV1 => ({
     event_id: eventId,
     org_id: orgId,
-    session_id: null,
+    session_id: sessionId,
     status: 'scored',
     score: value,
     risk_level: 'high',
@@ -40,11 +40,19 @@ describe('event-risk projection: scores reach the events read model in either or
         })),
       } as ProjectionBatch<EventScoredV1>),
     );
-  const insertEvent = (client: Client, id: string) =>
+  const insertEvent = (client: Client, id: string, sessionId: string | null = null, action = 'FILE_READ') =>
     client.query(
-      `INSERT INTO events (org_id, id, action_type, decision, "timestamp", received_at)
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::timestamptz[], $5::timestamptz[])`,
-      [[orgId], [id], ['FILE_READ'], ['allow'], [new Date()]],
+      `INSERT INTO events (org_id, id, session_id, action_type, decision, "timestamp", received_at)
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::timestamptz[], $6::timestamptz[])`,
+      [[orgId], [id], [sessionId], [action], ['allow'], [new Date()]],
+    );
+  // What EventsProjection does before it inserts: the interlock with scores of the same session.
+  const lockLikeAnEventsBatch = (client: Client, sessionId: string | null) =>
+    lockEventRiskStripes(
+      { query: async (sql: string, params?: unknown[]) => (await client.query(sql, params)).rows } as Queryable,
+      'shared',
+      [orgId],
+      [sessionId],
     );
   const riskOf = async (id: string) =>
     (await events.query('SELECT risk_score, decision FROM events WHERE org_id = $1 AND id = $2', [orgId, id])).rows[0];
@@ -68,7 +76,7 @@ describe('event-risk projection: scores reach the events read model in either or
     expect(await riskOf(id)).toEqual({ risk_score: 61, decision: 'allow' });
     // The stats counters moved the event from unscored to its level, once.
     const counters = await events.query(
-      'SELECT risk_level, count::int FROM event_hourly_counts WHERE org_id = $1 AND count <> 0',
+      'SELECT risk_level, sum(count)::int AS count FROM event_hourly_counts WHERE org_id = $1 GROUP BY 1 HAVING sum(count) <> 0',
       [orgId],
     );
     expect(counters.rows).toEqual([{ risk_level: 'high', count: 1 }]);
@@ -83,11 +91,13 @@ describe('event-risk projection: scores reach the events read model in either or
 
   it('waits for an events batch in flight, so neither side misses the other', async () => {
     const id = randomUUID();
+    const session = randomUUID();
     await events.query('BEGIN');
-    await insertEvent(events, id);
+    await lockLikeAnEventsBatch(events, session);
+    await insertEvent(events, id, session);
     // The events batch has looked for a score (none yet) and has not committed.
     let applied = false;
-    const scoring = applyScores([score(id, 77)]).then(() => {
+    const scoring = applyScores([score(id, 77, session)]).then(() => {
       applied = true;
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -95,5 +105,25 @@ describe('event-risk projection: scores reach the events read model in either or
     await events.query('COMMIT');
     await scoring;
     expect(await riskOf(id)).toEqual({ risk_score: 77, decision: 'allow' });
+  });
+
+  it('does not wait for an events batch in flight with other sessions', async () => {
+    const [inFlight, committed] = [randomUUID(), randomUUID()];
+    const [busySession, otherSession] = [randomUUID(), randomUUID()];
+    const other = new Client({ connectionString: config.projectorUrl });
+    await other.connect();
+    await events.query('BEGIN');
+    try {
+      await lockLikeAnEventsBatch(events, busySession);
+      await insertEvent(events, inFlight, busySession);
+      // Another action: not even a stats counter in common with the open batch.
+      await insertEvent(other, committed, otherSession, 'PROCESS_EXEC');
+      // Returns while the batch of the busy session is still open.
+      await applyScores([score(committed, 12, otherSession)]);
+      expect(await riskOf(committed)).toEqual({ risk_score: 12, decision: 'allow' });
+    } finally {
+      await events.query('COMMIT');
+      await other.end();
+    }
   });
 });

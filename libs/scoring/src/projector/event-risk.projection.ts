@@ -1,5 +1,5 @@
 import { EventScoredV1 } from '@agentwatch/contracts';
-import { EVENT_RISK_LOCK } from '@agentwatch/db';
+import { lockEventRiskStripes } from '@agentwatch/db';
 import { ProjectionBatch } from '@agentwatch/kafka';
 import { Controller } from '@nestjs/common';
 import { EventPattern } from '@nestjs/microservices';
@@ -27,9 +27,14 @@ export class EventRiskProjection {
        ON CONFLICT (org_id, event_id) DO NOTHING`,
       params,
     );
-    // Waits for events batches in flight: their rows are visible to the UPDATE once they committed,
-    // and batches that start now see event_risk (see the migration's events_lock_risk).
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [EVENT_RISK_LOCK]);
+    // Waits for the events batches in flight with these sessions: their rows are visible to the UPDATE
+    // once they committed, and batches that start now see event_risk.
+    await lockEventRiskStripes(
+      tx,
+      'exclusive',
+      scored.map((s) => s.org_id),
+      scored.map((s) => s.session_id),
+    );
     // A batch touches at most a few thousand events by primary key: always one index lookup each.
     // Without statistics (a new or rebuilt table) the planner would hash-join against a full scan.
     await tx.query(`SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off`);

@@ -1,0 +1,28 @@
+import { EVENT_RISK_LOCK } from './migrations';
+import type { Queryable } from './org-scope';
+
+/**
+ * Events and their scores are projected by different consumers, so a score can be committed while
+ * its event's batch is still open: the batch found no score when it inserted, and the score's UPDATE
+ * could not see the uncommitted row. Events batches therefore hold this lock shared until they
+ * commit, and the score projection takes it exclusively before its UPDATE.
+ *
+ * It is striped by organization and session (an event and its score name the same ones), not one
+ * global lock: with one lock every score batch waited for every events batch in flight and stalled
+ * all that followed, and ack → queryable at 2,000 events/s went from 31 ms to 1.1 s once scoring ran
+ * (issue 7). Stripes are taken in one sorted statement on both sides, so two batches never deadlock.
+ */
+export async function lockEventRiskStripes(
+  tx: Queryable,
+  mode: 'shared' | 'exclusive',
+  orgIds: readonly string[],
+  sessionIds: readonly (string | null)[],
+): Promise<void> {
+  const lock = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
+  await tx.query(
+    `SELECT ${lock}($1, stripe) FROM (
+       SELECT DISTINCT hashtext(org_id::text || '/' || COALESCE(session_id::text, '')) AS stripe
+         FROM unnest($2::uuid[], $3::uuid[]) AS k(org_id, session_id) ORDER BY 1) AS sorted`,
+    [EVENT_RISK_LOCK, orgIds, sessionIds],
+  );
+}
