@@ -31,13 +31,22 @@ describe('a rebuild schema', () => {
     await owner?.destroy();
   });
 
-  it('loads into copies that keep only the unique indexes (upserts need them) and the triggers', async () => {
+  it('loads into copies that keep only the unique indexes (upserts need them), the storage options and the triggers', async () => {
     await prepareRebuildSchema(owner, schema, ['events', 'event_hourly_counts']);
 
     const live = await indexesOf('public', 'events');
     expect(live.filter((i) => !i.unique)).toHaveLength(2);
     expect(await indexesOf(schema, 'events')).toEqual(live.filter((i) => i.unique));
     expect(await indexesOf(schema, 'event_hourly_counts')).toEqual(await indexesOf('public', 'event_hourly_counts'));
+    const options = await owner.query(
+      `SELECT n.nspname, c.reloptions FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE c.relname = 'events' AND n.nspname IN ('public', $1) ORDER BY n.nspname = 'public'`,
+      [schema],
+    );
+    expect(options.map((o: { reloptions: string[] | null }) => o.reloptions)).toEqual([
+      ['fillfactor=85'],
+      ['fillfactor=85'],
+    ]);
     const triggers = await owner.query(
       `SELECT tgname FROM pg_trigger WHERE tgrelid = $1::regclass AND NOT tgisinternal ORDER BY 1`,
       [`${schema}.events`],

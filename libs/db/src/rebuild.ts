@@ -20,6 +20,11 @@ export async function prepareRebuildSchema(owner: DataSource, schema: string, ta
   await owner.query(`CREATE SCHEMA ${s}`);
   for (const table of [...tables, CHECKPOINTS].map(identifier)) {
     await owner.query(`CREATE TABLE ${s}.${table} (LIKE public.${table} INCLUDING ALL)`);
+    // LIKE copies no storage parameters either (events' fillfactor).
+    const [{ reloptions }] = await owner.query(`SELECT reloptions FROM pg_class WHERE oid = $1::regclass`, [
+      `public.${table}`,
+    ]);
+    if (reloptions) await owner.query(`ALTER TABLE ${s}.${table} SET (${(reloptions as string[]).join(', ')})`);
     // LIKE copies no triggers; the copies need the live tables' (they move with the table on swap).
     const triggers = await owner.query(
       `SELECT pg_get_triggerdef(t.oid) AS definition FROM pg_trigger t WHERE t.tgrelid = $1::regclass AND NOT t.tgisinternal`,
