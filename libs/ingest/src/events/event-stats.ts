@@ -18,7 +18,7 @@ export interface EventStats {
 
 /**
  * GET /v1/events/stats: the caller's last 24 hours, read from the hourly counters that the events
- * table's triggers keep (migration EventHourlyCounts): at most 24 hours × a few hundred rows, however
+ * table's triggers keep (migration EventHourlyCounts): a few thousand counter rows at most, however
  * many events the organization has.
  */
 @Injectable()
