@@ -40,9 +40,11 @@ export class ScoreEventsProjection {
 
   @EventPattern('scores')
   async apply({ tx, records }: ProjectionBatch<EventRecordedV1>): Promise<void> {
+    // Each timestamp parsed once, not in every comparison (n log n parses were 2 % of the worker).
     const events = records
-      .map((r) => toScoredEvent(r.payload))
-      .sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp) || a.id.localeCompare(b.id));
+      .map((r) => ({ event: toScoredEvent(r.payload), at: Date.parse(r.payload.timestamp) }))
+      .sort((a, b) => a.at - b.at || a.event.id.localeCompare(b.event.id))
+      .map(({ event }) => event);
     const inEffect = await this.policies.inEffect(tx, events);
     const policyOf = (e: ScoredEvent) => inEffect(e.orgId, e.receivedAt);
     await addGraphNodes(
