@@ -1,6 +1,14 @@
 import { EVENT_RISK_LOCK } from './migrations';
 import type { Queryable } from './org-scope';
 
+// Sessions share STRIPES stripes: every advisory lock held takes a slot of Postgres's shared lock
+// table (max_locks_per_transaction × max_connections, 6,400 by default), and a replay batch can name
+// thousands of sessions. Small batches, the ones freshness is about, still rarely share a stripe.
+const STRIPES = 256;
+
+const stripeOf = (orgId: string, sessionId: string) =>
+  `hashtext(${orgId}::text || '/' || COALESCE(${sessionId}::text, '')) & ${STRIPES - 1}`;
+
 /**
  * Events and their scores are projected by different consumers, so a score can be committed while
  * its event's batch is still open: the batch found no score when it inserted, and the score's UPDATE
@@ -21,8 +29,14 @@ export async function lockEventRiskStripes(
   const lock = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
   await tx.query(
     `SELECT ${lock}($1, stripe) FROM (
-       SELECT DISTINCT hashtext(org_id::text || '/' || COALESCE(session_id::text, '')) AS stripe
+       SELECT DISTINCT ${stripeOf('org_id', 'session_id')} AS stripe
          FROM unnest($2::uuid[], $3::uuid[]) AS k(org_id, session_id) ORDER BY 1) AS sorted`,
     [EVENT_RISK_LOCK, orgIds, sessionIds],
   );
+}
+
+/** The stripe an (organization, session) locks: for tests that need two sessions apart. */
+export async function eventRiskStripe(q: Queryable, orgId: string, sessionId: string | null): Promise<number> {
+  const [{ stripe }] = await q.query(`SELECT ${stripeOf('$1::uuid', '$2::uuid')} AS stripe`, [orgId, sessionId]);
+  return stripe;
 }

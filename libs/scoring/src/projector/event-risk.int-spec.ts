@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventScoredV1 } from '@agentwatch/contracts';
-import { databaseConfigFromEnv, lockEventRiskStripes, Queryable } from '@agentwatch/db';
+import { databaseConfigFromEnv, eventRiskStripe, lockEventRiskStripes, Queryable } from '@agentwatch/db';
 import { ProjectionBatch } from '@agentwatch/kafka';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
@@ -46,6 +46,7 @@ describe('event-risk projection: scores reach the events read model in either or
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::timestamptz[], $6::timestamptz[])`,
       [[orgId], [id], [sessionId], [action], ['allow'], [new Date()]],
     );
+  const stripe = (sessionId: string) => eventRiskStripe(dataSource.manager, orgId, sessionId);
   // What EventsProjection does before it inserts: the interlock with scores of the same session.
   const lockLikeAnEventsBatch = (client: Client, sessionId: string | null) =>
     lockEventRiskStripes(
@@ -109,7 +110,10 @@ describe('event-risk projection: scores reach the events read model in either or
 
   it('does not wait for an events batch in flight with other sessions', async () => {
     const [inFlight, committed] = [randomUUID(), randomUUID()];
-    const [busySession, otherSession] = [randomUUID(), randomUUID()];
+    const busySession = randomUUID();
+    let otherSession = randomUUID();
+    // Sessions share a fixed number of stripes: pick one that does not share the busy session's.
+    while ((await stripe(otherSession)) === (await stripe(busySession))) otherSession = randomUUID();
     const other = new Client({ connectionString: config.projectorUrl });
     await other.connect();
     await events.query('BEGIN');
