@@ -36,8 +36,10 @@ describe('projector under faults: every event exactly once', () => {
       const EVENTS = 100_000;
       const { orgId } = await createOrganization('crash-at-scale', env);
       const stream = await eventStream(env);
-      // About 1,700 events/s for a minute, so that the kills land while the stream is still flowing.
-      const producing = stream.produce(orgId, EVENTS, 1000, 600);
+      // About 1,100 events/s for a minute and a half, so that the kills land while the stream is still
+      // flowing: ten kill cycles take a minute or more, and a faster projector once caught up with a
+      // one-minute stream before the tenth kill.
+      const producing = stream.produce(orgId, EVENTS, 1000, 900);
       let projector: AppProcess = spawnApp('projector', env);
       const kills: number[] = [];
       try {
