@@ -359,6 +359,27 @@ describe('scoring: policies → ingest → worker → score reads (over HTTP)', 
     expect(withRisk((r) => r <= 44).length).toBeGreaterThan(0);
   });
 
+  it('counts an event under its risk level in the 24-hour stats once its score is copied', async () => {
+    const fresh = await withOrg('stats level org');
+    const session = randomUUID();
+    await ingest(fresh.token, [
+      { action_type: 'FILE_DELETE', timestamp: new Date().toISOString(), tool_name: 'rm', session_id: session },
+    ]);
+    const [event] = (
+      await eventually(
+        () => call<{ events: Body[] }>(`${stack.apiUrl}/v1/sessions/${session}/events`, { token: fresh.token }),
+        (a) => a.status === 200 && a.body.events.length === 1 && a.body.events[0].risk_score !== null,
+        { what: 'the event scored on the read model' },
+      )
+    ).body.events;
+    // The README's levels: none 0, low 1–24, medium 25–49, high 50–74, critical 75–100.
+    const score = event.risk_score as number;
+    const level = score === 0 ? 'none' : score < 25 ? 'low' : score < 50 ? 'medium' : score < 75 ? 'high' : 'critical';
+    const stats = (await call<Body>(`${stack.apiUrl}/v1/events/stats`, { token: fresh.token })).body;
+    expect(stats).toMatchObject({ total: 1, by_action_type: { FILE_DELETE: 1 } });
+    expect(stats.by_risk_level).toEqual({ none: 0, low: 0, medium: 0, high: 0, critical: 0, unscored: 0, [level]: 1 });
+  });
+
   it('applies a policy change to events scored after it, without a restart', async () => {
     const fresh = await withOrg('policy change org');
     const exec = (second: number, session: string) => ({

@@ -10,6 +10,13 @@ function identifier(name: string): string {
   return name;
 }
 
+/** A live table's trigger or index definition, pointed at that table's copy in the rebuild schema. */
+function onCopy(definition: string, table: string, schema: string): string {
+  const retargeted = definition.replace(` ON public.${table} `, ` ON ${schema}.${table} `);
+  if (retargeted === definition) throw new Error(`cannot re-target to ${schema}.${table}: ${definition}`);
+  return retargeted;
+}
+
 /**
  * A rebuild writes into a schema of its own that holds empty copies of the read-model tables and of
  * the checkpoints table. Projections address tables unqualified, so with that schema first on the
@@ -31,7 +38,7 @@ export async function prepareRebuildSchema(owner: DataSource, schema: string, ta
       [`public.${table}`],
     );
     for (const { definition } of triggers) {
-      await owner.query((definition as string).replace(` ON public.${table} `, ` ON ${s}.${table} `));
+      await owner.query(onCopy(definition, table, s));
     }
   }
   // A bulk load is faster into a table whose secondary indexes are built once at the end than into one
@@ -62,9 +69,7 @@ async function buildDeferredIndexes(owner: DataSource, schema: string, tables: s
   await owner.transaction(async (tx) => {
     await tx.query(`SET LOCAL maintenance_work_mem = '256MB'`);
     for (const index of await secondaryIndexes(tx, 'public', tables)) {
-      const onCopy = index.definition.replace(` ON public.${index.table} `, ` ON ${schema}.${index.table} `);
-      if (onCopy === index.definition) throw new Error(`cannot re-target index definition: ${index.definition}`);
-      await tx.query(onCopy);
+      await tx.query(onCopy(index.definition, index.table, schema));
     }
   });
 }

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { EventRecordedV1 } from '@agentwatch/contracts';
-import { bootstrapDatabase, databaseConfigFromEnv, MIGRATIONS, ownerDataSource } from '@agentwatch/db';
+import {
+  bootstrapDatabase,
+  databaseConfigFromEnv,
+  dropTestDatabase,
+  MIGRATIONS,
+  ownerDataSource,
+} from '@agentwatch/db';
 import { ProjectionBatch } from '@agentwatch/kafka';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
@@ -154,14 +160,7 @@ describe('the hourly counters migration', () => {
   const config = databaseConfigFromEnv({ ...process.env, DATABASE_URL: scratchUrl.toString() });
   const orgId = randomUUID();
 
-  const dropScratch = async () => {
-    const server = new URL(base.adminUrl);
-    server.pathname = '/postgres';
-    const admin = new Client({ connectionString: server.toString() });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${config.database} WITH (FORCE)`);
-    await admin.end();
-  };
+  const dropScratch = () => dropTestDatabase(base.adminUrl, config.database);
 
   afterAll(dropScratch);
 
