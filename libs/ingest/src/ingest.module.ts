@@ -80,19 +80,28 @@ export class IngestApiModule {
 export class IngestProjectionsModule {}
 
 // One consumer reads the ingest topics for all three read models: each event is fetched and decoded
-// once, not three times, and a batch's rows in all three tables commit together.
+// once, not three times, and a batch's rows in all three tables commit together. All three are pure
+// read models (derivedOnly): waiting for the WAL flush on every batch only delayed ack → queryable.
 export const INGEST_PROJECTIONS: ProjectionDefinition[] = [
   {
     name: 'events',
     consumer: 'ingest',
     topics: { [TOPICS.ingestEvents.name]: eventRecordedV1 },
     tables: ['events', 'event_hourly_counts'],
+    derivedOnly: true,
   },
   {
     name: 'sessions',
     consumer: 'ingest',
     topics: { [TOPICS.ingestSessions.name]: sessionRecordedV1, [TOPICS.ingestEvents.name]: eventRecordedV1 },
     tables: ['sessions'],
+    derivedOnly: true,
   },
-  { name: 'agents', consumer: 'ingest', topics: { [TOPICS.ingestEvents.name]: eventRecordedV1 }, tables: ['agents'] },
+  {
+    name: 'agents',
+    consumer: 'ingest',
+    topics: { [TOPICS.ingestEvents.name]: eventRecordedV1 },
+    tables: ['agents'],
+    derivedOnly: true,
+  },
 ];

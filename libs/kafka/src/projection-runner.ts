@@ -57,6 +57,13 @@ export interface ProjectionRunnerOptions<T> {
   fetchBytesPerPartition?: number;
   /** Partitions whose batches are applied at once (each in its own transaction). Default 4. */
   concurrency?: number;
+  /**
+   * Commit without waiting for the WAL flush. Only for members whose every write is derived from
+   * their topics (a replay rebuilds it): a database crash then loses the last batches' rows and their
+   * checkpoint together, and they are projected again from the older checkpoint (the next
+   * compare-and-set fails on it, and the consumer seeks back). Never for a journal of record.
+   */
+  asynchronousCommit?: boolean;
 }
 
 // About 4,000 ingest records per partition and batch: enough to amortize a transaction; with four
@@ -110,6 +117,8 @@ export class ProjectionRunner<T> {
   private readonly checkpoints = new Map<string, string | null>();
   private readonly inFlight = new Set<Promise<void>>();
   private stopping = false;
+  /** Run first in every batch's transaction (see asynchronousCommit and schema). */
+  private readonly transactionSettings: string;
 
   constructor(
     private readonly kafka: Kafka,
@@ -121,6 +130,10 @@ export class ProjectionRunner<T> {
       dataSource,
       options.schema ? `${options.schema}.projection_checkpoints` : undefined,
     );
+    this.transactionSettings = [
+      ...(options.asynchronousCommit ? ['SET LOCAL synchronous_commit = off'] : []),
+      ...(options.schema ? [`SET LOCAL search_path TO ${options.schema}, public`] : []),
+    ].join('; ');
     this.consumer = this.createConsumer();
     this.dlqProducer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
   }
@@ -297,7 +310,7 @@ export class ProjectionRunner<T> {
       const behind = members.filter((m) => BigInt(m.start) < BigInt(next));
       try {
         await this.dataSource.transaction(async (tx) => {
-          if (this.options.schema) await tx.query(`SET LOCAL search_path TO ${this.options.schema}, public`);
+          if (this.transactionSettings) await tx.query(this.transactionSettings);
           for (const { member, expected, start: memberStart } of behind) {
             const unseen =
               memberStart === start ? records : records.filter((r) => BigInt(r.offset) >= BigInt(memberStart));

@@ -24,6 +24,12 @@ export interface ProjectionDefinition {
   fetchBytesPerPartition?: number;
   /** Partitions whose batches are applied at once; default 4. */
   concurrency?: number;
+  /**
+   * Everything it writes is derived from its topics, so its transactions need not wait for the WAL
+   * flush (see ProjectionRunnerOptions.asynchronousCommit). A shared consumer commits asynchronously
+   * only when all of its projections say so.
+   */
+  derivedOnly?: boolean;
 }
 
 export interface TransportOptions {
@@ -69,6 +75,7 @@ export class KafkaProjectionTransport extends Server implements CustomTransportS
           prefix: this.settings.prefix,
           sessionTimeoutMs: this.settings.sessionTimeoutMs,
           topics: Object.assign({}, ...projections.map((p) => p.topics)),
+          asynchronousCommit: projections.every((p) => p.derivedOnly === true),
           concurrency: Math.max(...projections.map((p) => p.concurrency ?? DEFAULT_CONCURRENCY)),
           fetchBytesPerPartition:
             this.options.fetchBytesPerPartition ??

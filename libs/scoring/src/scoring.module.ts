@@ -53,6 +53,8 @@ export const SCORING_WORKER_PROJECTIONS: ProjectionDefinition[] = [
     // A batch waits on Postgres and on the broker's ack of its scores more than it computes: more
     // partitions in flight keep the CPU busy.
     concurrency: 8,
+    // Scores are derived from the topic: a batch lost in a database crash is scored again.
+    derivedOnly: true,
   },
 ];
 
@@ -62,5 +64,10 @@ export class ScoringProjectionsModule {}
 
 export const SCORING_PROJECTOR_PROJECTIONS: ProjectionDefinition[] = [
   // Writes event_risk, and risk_score on events rows (events inserted later take it by trigger).
-  { name: 'event-risk', topics: { [TOPICS.scoringScores.name]: eventScoredV1 }, tables: ['event_risk'] },
+  {
+    name: 'event-risk',
+    topics: { [TOPICS.scoringScores.name]: eventScoredV1 },
+    tables: ['event_risk'],
+    derivedOnly: true,
+  },
 ];

@@ -1,0 +1,116 @@
+import { databaseConfigFromEnv } from '@agentwatch/db';
+import { eventually, suiteEnv } from '@agentwatch/testing';
+import { Admin, Kafka } from 'kafkajs';
+import { DataSource } from 'typeorm';
+import { z } from 'zod';
+import { EventPublisher } from './event-publisher';
+import { createKafka } from './kafka.client';
+import { kafkaSettingsFromEnv } from './kafka.settings';
+import { ProjectionRunner } from './projection-runner';
+import { createTopic } from './topic-admin';
+
+describe('ProjectionRunner transactions', () => {
+  const env = suiteEnv('projection-runner');
+  const settings = kafkaSettingsFromEnv('projection-runner', env);
+  const topic = 'runner-check.v1';
+  const asyncGroup = `${settings.prefix}runner-check.async`;
+  const syncGroup = `${settings.prefix}runner-check.sync`;
+  let kafka: Kafka;
+  let admin: Admin;
+  let dataSource: DataSource;
+  let publisher: EventPublisher;
+
+  beforeAll(async () => {
+    kafka = createKafka(settings);
+    admin = kafka.admin();
+    await admin.connect();
+    await createTopic(admin, settings.prefix + topic, 2);
+    dataSource = await new DataSource({ type: 'postgres', url: databaseConfigFromEnv(env).projectorUrl }).initialize();
+    publisher = new EventPublisher(kafka, settings);
+    await publisher.onModuleInit();
+    await publisher.publish(
+      topic,
+      [1, 2, 3].map((n) => ({
+        key: `k${n}`,
+        value: JSON.stringify({ n }),
+        headers: { ce_specversion: '1.0', ce_id: `id-${n}`, ce_type: 'check', ce_time: '', org_id: 'o' },
+      })),
+    );
+  });
+
+  afterAll(async () => {
+    await publisher.onApplicationShutdown();
+    await dataSource.query('DELETE FROM projection_checkpoints WHERE consumer_group = ANY($1)', [
+      [asyncGroup, syncGroup],
+    ]);
+    await dataSource.destroy();
+    await admin.deleteTopics({ topics: [settings.prefix + topic] }).catch(() => {});
+    await admin.disconnect();
+  });
+
+  /** Projects the topic's three records with a runner of its own; returns what its transactions saw. */
+  async function projectWith(group: string, asynchronousCommit: boolean) {
+    const seen: { n: number; synchronousCommit: string }[] = [];
+    const runner = new ProjectionRunner(kafka, dataSource, {
+      name: group,
+      consumerGroup: group,
+      topics: { [topic]: z.object({ n: z.number() }) },
+      members: [
+        {
+          name: group,
+          group,
+          topics: [topic],
+          apply: async ({ tx, records }) => {
+            const [{ synchronous_commit }] = await tx.query('SHOW synchronous_commit');
+            for (const r of records) seen.push({ n: r.payload.n, synchronousCommit: synchronous_commit });
+          },
+        },
+      ],
+      prefix: settings.prefix,
+      sessionTimeoutMs: 10_000,
+      asynchronousCommit,
+    });
+    await runner.start();
+    try {
+      await eventually(
+        async () => seen.length,
+        (count) => count === 3,
+        { timeoutMs: 30_000, what: `three records projected by ${group}` },
+      );
+      const [{ next }] = await dataSource.query(
+        'SELECT sum(next_offset::bigint)::int AS next FROM projection_checkpoints WHERE consumer_group = $1',
+        [group],
+      );
+      return { seen, next };
+    } finally {
+      await runner.stop();
+    }
+  }
+
+  const serverSetting = async () => {
+    const [outside] = await dataSource.query(
+      `SELECT current_setting('synchronous_commit') AS now, reset_val AS server
+         FROM pg_settings WHERE name = 'synchronous_commit'`,
+    );
+    return outside as { now: string; server: string };
+  };
+
+  it('commit asynchronously when asked (rows and checkpoint together), and only their own transactions do', async () => {
+    const { seen, next } = await projectWith(asyncGroup, true);
+    expect(seen.map((s) => s.n).sort()).toEqual([1, 2, 3]);
+    expect(seen.every((s) => s.synchronousCommit === 'off')).toBe(true);
+    expect(next).toBe(3);
+    // SET LOCAL: the pool's other transactions (the API's, the checkpoint reads) keep the server's setting.
+    const outside = await serverSetting();
+    expect(outside.now).toBe(outside.server);
+    expect(outside.now).not.toBe('off');
+  });
+
+  it('commit with the server setting otherwise (a journal of record must wait for the flush)', async () => {
+    const { seen, next } = await projectWith(syncGroup, false);
+    const { server } = await serverSetting();
+    expect(server).not.toBe('off');
+    expect(seen.map((s) => s.synchronousCommit)).toEqual([server, server, server]);
+    expect(next).toBe(3);
+  });
+});
