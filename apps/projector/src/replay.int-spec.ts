@@ -5,12 +5,13 @@ import { bootstrapDatabase, databaseConfigFromEnv, dropTestDatabase } from '@age
 import { call, createOrganization, eventually, RunningStack, startStack } from '@agentwatch/testing';
 import { Client } from 'pg';
 
-const TABLES = ['events', 'sessions', 'agents', 'event_hourly_counts'];
-// The hourly counters mean their sums over slots (which connection counted is not part of the model),
-// and a sum that went back to zero (an event's `unscored` before its score came) means nothing.
+const TABLES = ['events', 'sessions', 'agents', 'event_hourly_counts', 'event_hourly_risk'];
+// The hourly counters mean their sums over slots (which connection counted is not part of the model).
 const ROWS: Record<string, string> = {
-  event_hourly_counts: `SELECT org_id, hour, action_type, decision, risk_level, tool_name, sum(count) AS count
-                          FROM event_hourly_counts GROUP BY 1, 2, 3, 4, 5, 6 HAVING sum(count) <> 0`,
+  event_hourly_counts: `SELECT org_id, hour, action_type, decision, tool_name, sum(count) AS count
+                          FROM event_hourly_counts GROUP BY 1, 2, 3, 4, 5 HAVING sum(count) <> 0`,
+  event_hourly_risk: `SELECT org_id, hour, risk_level, sum(count) AS count
+                        FROM event_hourly_risk GROUP BY 1, 2, 3 HAVING sum(count) <> 0`,
 };
 
 describe('replay: rebuilding every projection from offset 0', () => {
@@ -138,7 +139,13 @@ describe('replay: rebuilding every projection from offset 0', () => {
         ORDER BY relname`,
       [TABLES],
     );
-    expect(analyzed.rows.map((r) => r.relname)).toEqual(['agents', 'event_hourly_counts', 'events', 'sessions']);
+    expect(analyzed.rows.map((r) => r.relname)).toEqual([
+      'agents',
+      'event_hourly_counts',
+      'event_hourly_risk',
+      'events',
+      'sessions',
+    ]);
 
     // The API still reads through row-level security, and the live projector carries on into the new tables.
     const session = sessions[0];

@@ -32,12 +32,13 @@ describe('a rebuild schema', () => {
   });
 
   it('loads into copies that keep only the unique indexes (upserts need them), the storage options and the triggers', async () => {
-    await prepareRebuildSchema(owner, schema, ['events', 'event_hourly_counts']);
+    await prepareRebuildSchema(owner, schema, ['events', 'event_hourly_counts', 'event_hourly_risk']);
 
     const live = await indexesOf('public', 'events');
     expect(live.filter((i) => !i.unique)).toHaveLength(2);
     expect(await indexesOf(schema, 'events')).toEqual(live.filter((i) => i.unique));
     expect(await indexesOf(schema, 'event_hourly_counts')).toEqual(await indexesOf('public', 'event_hourly_counts'));
+    expect(await indexesOf(schema, 'event_hourly_risk')).toEqual(await indexesOf('public', 'event_hourly_risk'));
     const options = await owner.query(
       `SELECT n.nspname, c.reloptions FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE c.relname = 'events' AND n.nspname IN ('public', $1) ORDER BY n.nspname = 'public'`,
@@ -55,6 +56,7 @@ describe('a rebuild schema', () => {
       'events_count_deleted',
       'events_count_inserted',
       'events_count_updated',
+      'events_counted_columns_immutable',
       'events_take_known_risk',
     ]);
   });

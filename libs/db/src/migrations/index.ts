@@ -5,6 +5,7 @@ import { Tenancy1732406400000 } from './1732406400000-tenancy';
 import { EventHourlyCounts1732492800000 } from './1732492800000-event-hourly-counts';
 import { EventRiskStripes1732579200000 } from './1732579200000-event-risk-stripes';
 import { EventsFillfactor1732665600000 } from './1732665600000-events-fillfactor';
+import { EventHourlyRisk1732752000000 } from './1732752000000-event-hourly-risk';
 
 export { EVENT_RISK_LOCK } from './1732320000000-scoring';
 
@@ -16,6 +17,7 @@ export const MIGRATIONS = [
   EventHourlyCounts1732492800000,
   EventRiskStripes1732579200000,
   EventsFillfactor1732665600000,
+  EventHourlyRisk1732752000000,
 ];
 
 /** Tables the API writes itself (commands, not projections); everything else it may only read. */

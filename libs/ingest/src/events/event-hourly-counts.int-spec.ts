@@ -4,6 +4,7 @@ import {
   bootstrapDatabase,
   databaseConfigFromEnv,
   dropTestDatabase,
+  grantPrivileges,
   MIGRATIONS,
   ownerDataSource,
 } from '@agentwatch/db';
@@ -15,30 +16,42 @@ import { EventsProjection } from './events.projection';
 type Counts = Record<string, number>;
 interface CounterRow {
   hour: Date;
-  action_type: string;
-  decision: string;
-  risk_level: string;
-  tool_name: string | null;
+  key: string;
   count: string | number;
 }
 
-const keyOf = (r: CounterRow) => [r.hour.toISOString(), r.action_type, r.decision, r.risk_level, r.tool_name].join('|');
+const tally = (rows: CounterRow[]) =>
+  Object.fromEntries(rows.map((r) => [`${r.hour.toISOString()}|${r.key}`, Number(r.count)]));
 
-/** The hourly counters of one organization, and the same figures aggregated from its events. */
+/**
+ * The hourly counters of one organization (events by action, decision and tool; scored events by
+ * level), and the same figures aggregated from its events.
+ */
 async function countersAndTruth(client: Client, orgId: string): Promise<{ counters: Counts; truth: Counts }> {
-  const tally = (rows: CounterRow[]) => Object.fromEntries(rows.map((r) => [keyOf(r), Number(r.count)]));
-  const counters = await client.query(
-    `SELECT hour, action_type, decision, risk_level, tool_name, sum(count) AS count FROM event_hourly_counts
-      WHERE org_id = $1 GROUP BY 1, 2, 3, 4, 5 HAVING sum(count) <> 0`,
-    [orgId],
-  );
-  const truth = await client.query(
-    `SELECT date_trunc('hour', "timestamp", 'UTC') AS hour, action_type, decision,
-            event_risk_level(risk_score) AS risk_level, tool_name, count(*) AS count
-       FROM events WHERE org_id = $1 GROUP BY 1, 2, 3, 4, 5`,
-    [orgId],
-  );
-  return { counters: tally(counters.rows), truth: tally(truth.rows) };
+  const query = async (sql: string) => tally((await client.query(sql, [orgId])).rows);
+  const counters = {
+    ...(await query(
+      `SELECT hour, concat_ws('|', action_type, decision, tool_name) AS key, sum(count) AS count
+         FROM event_hourly_counts WHERE org_id = $1 GROUP BY 1, 2 HAVING sum(count) <> 0`,
+    )),
+    ...(await query(
+      `SELECT hour, 'level ' || risk_level AS key, sum(count) AS count
+         FROM event_hourly_risk WHERE org_id = $1 GROUP BY 1, 2 HAVING sum(count) <> 0`,
+    )),
+  };
+  const truth = {
+    ...(await query(
+      `SELECT date_trunc('hour', "timestamp", 'UTC') AS hour, concat_ws('|', action_type, decision, tool_name) AS key,
+              count(*) AS count
+         FROM events WHERE org_id = $1 GROUP BY 1, 2`,
+    )),
+    ...(await query(
+      `SELECT date_trunc('hour', "timestamp", 'UTC') AS hour, 'level ' || event_risk_level(risk_score) AS key,
+              count(*) AS count
+         FROM events WHERE org_id = $1 AND risk_score IS NOT NULL GROUP BY 1, 2`,
+    )),
+  };
+  return { counters, truth };
 }
 
 describe('hourly event counters (the stats read model) follow the events table', () => {
@@ -101,14 +114,14 @@ describe('hourly event counters (the stats read model) follow the events table',
     const { counters, truth } = await countersAndTruth(client, orgId);
     expect(counters).toEqual(truth);
     expect(counters).toEqual({
-      '2026-11-23T05:00:00.000Z|FILE_READ|allow|unscored|cat': 2,
-      '2026-11-23T05:00:00.000Z|NETWORK_CONNECT|allow|unscored|': 1,
-      '2026-11-23T06:00:00.000Z|FILE_READ|block|unscored|cat': 1,
-      '2026-11-23T06:00:00.000Z|NETWORK_CONNECT|allow|unscored|': 1,
+      '2026-11-23T05:00:00.000Z|FILE_READ|allow|cat': 2,
+      '2026-11-23T05:00:00.000Z|NETWORK_CONNECT|allow': 1,
+      '2026-11-23T06:00:00.000Z|FILE_READ|block|cat': 1,
+      '2026-11-23T06:00:00.000Z|NETWORK_CONNECT|allow': 1,
     });
   });
 
-  it('moves a scored event from unscored to its level, once, and forgets a deleted one', async () => {
+  it('counts a scored event at its level, once, and forgets a deleted one', async () => {
     const [low, critical, gone] = [
       event('2026-11-20T10:00:00Z'),
       event('2026-11-20T10:30:00Z'),
@@ -124,15 +137,45 @@ describe('hourly event counters (the stats read model) follow the events table',
     await score(low.id, 10);
     await score(critical.id, 90);
     await score(critical.id, 90);
+    await score(gone.id, 30);
     await client.query('DELETE FROM events WHERE org_id = $1 AND id = $2', [orgId, gone.id]);
 
     const { counters, truth } = await countersAndTruth(client, orgId);
     expect(counters).toEqual(truth);
-    expect(counters).toMatchObject({
-      '2026-11-20T10:00:00.000Z|FILE_READ|allow|low|cat': 1,
-      '2026-11-20T10:00:00.000Z|FILE_READ|allow|critical|cat': 1,
+    expect(Object.fromEntries(Object.entries(counters).filter(([key]) => key.startsWith('2026-11-20')))).toEqual({
+      '2026-11-20T10:00:00.000Z|FILE_READ|allow|cat': 2,
+      '2026-11-20T10:00:00.000Z|level low': 1,
+      '2026-11-20T10:00:00.000Z|level critical': 1,
     });
-    expect(counters['2026-11-20T10:00:00.000Z|FILE_READ|allow|unscored|cat']).toBeUndefined();
+  });
+
+  it('counts an event inserted with its score already known at that level', async () => {
+    const known = event('2026-11-19T03:15:00Z');
+    await client.query(`INSERT INTO event_risk (org_id, event_id, risk_score, scored_at) VALUES ($1, $2, 55, now())`, [
+      orgId,
+      known.id,
+    ]);
+    await project([known]);
+    const { counters, truth } = await countersAndTruth(client, orgId);
+    expect(counters).toEqual(truth);
+    expect(counters['2026-11-19T03:00:00.000Z|level high']).toBe(1);
+  });
+
+  it('refuses to change the counted columns of an event, so no update can skew the counters', async () => {
+    const kept = event('2026-11-18T12:00:00Z');
+    await project([kept]);
+    for (const change of [
+      `action_type = 'FILE_WRITE'`,
+      `"timestamp" = now()`,
+      `tool_name = NULL`,
+      `decision = 'block'`,
+    ]) {
+      await expect(
+        client.query(`UPDATE events SET ${change} WHERE org_id = $1 AND id = $2`, [orgId, kept.id]),
+      ).rejects.toThrow('the counted columns of an event');
+    }
+    const { counters, truth } = await countersAndTruth(client, orgId);
+    expect(counters).toEqual(truth);
   });
 
   it('loses no count when two batches of the same counters commit at once, their events in opposite orders', async () => {
@@ -149,7 +192,7 @@ describe('hourly event counters (the stats read model) follow the events table',
     ]);
     const { counters, truth } = await countersAndTruth(client, orgId);
     expect(counters).toEqual(truth);
-    expect(counters['2026-11-21T08:00:00.000Z|FILE_WRITE|allow|unscored|cat']).toBe(2);
+    expect(counters['2026-11-21T08:00:00.000Z|FILE_WRITE|allow|cat']).toBe(2);
   });
 });
 
@@ -184,13 +227,35 @@ describe('the hourly counters migration', () => {
       expect(await bootstrapDatabase(config)).toEqual(later.map((m) => m.name));
 
       const { counters, truth } = await countersAndTruth(projector, orgId);
-      expect(Object.values(counters).reduce((sum, n) => sum + n, 0)).toBe(500);
+      const sum = (level: boolean) =>
+        Object.entries(counters)
+          .filter(([key]) => key.includes('|level ') === level)
+          .reduce((total, [, n]) => total + n, 0);
+      expect([sum(false), sum(true)]).toEqual([500, 375]);
       expect(counters).toEqual(truth);
-      // The back-fill lifted row-level security on events only for itself.
-      const [{ relforcerowsecurity }] = (
-        await projector.query(`SELECT relforcerowsecurity FROM pg_class WHERE relname = 'events'`)
-      ).rows;
-      expect(relforcerowsecurity).toBe(true);
+      // The back-fills lifted row-level security on events only for themselves.
+      const forced = async () =>
+        (await projector.query(`SELECT relforcerowsecurity FROM pg_class WHERE relname = 'events'`)).rows[0]
+          .relforcerowsecurity;
+      expect(await forced()).toBe(true);
+
+      // Undone, EventHourlyRisk leaves the combined counters of EventHourlyCounts, counted from the events.
+      await owner.undoLastMigration();
+      await grantPrivileges(owner);
+      const combined = await projector.query(
+        `SELECT concat_ws('|', hour, action_type, decision, risk_level, tool_name) AS key, sum(count)::int AS count
+           FROM event_hourly_counts WHERE org_id = $1 GROUP BY 1 HAVING sum(count) <> 0 ORDER BY 1`,
+        [orgId],
+      );
+      const combinedTruth = await projector.query(
+        `SELECT concat_ws('|', date_trunc('hour', "timestamp", 'UTC'), action_type, decision,
+                          event_risk_level(risk_score), tool_name) AS key, count(*)::int AS count
+           FROM events WHERE org_id = $1 GROUP BY 1 ORDER BY 1`,
+        [orgId],
+      );
+      expect(combined.rows).toEqual(combinedTruth.rows);
+      expect(combined.rows.length).toBeGreaterThan(10);
+      expect(await forced()).toBe(true);
     } finally {
       await projector.end();
       await owner.destroy();

@@ -1,6 +1,7 @@
 import { OrgScope } from '@agentwatch/db';
 import { ProjectionLag } from '@agentwatch/kafka';
 import { Injectable } from '@nestjs/common';
+import { RiskLevelCounts, riskLevelCounts } from './domain/risk-levels';
 import { statsWindow } from './domain/stats-window';
 
 const TOP_TOOLS = 10;
@@ -10,7 +11,7 @@ export interface EventStats {
   total: number;
   by_action_type: Record<string, number>;
   by_decision: Record<string, number>;
-  by_risk_level: Record<string, number>;
+  by_risk_level: RiskLevelCounts;
   top_tools: { tool_name: string; count: number }[];
   hourly: { hour: string; count: number }[];
   projection_lag: { events: { records_behind: number | null } };
@@ -18,8 +19,8 @@ export interface EventStats {
 
 /**
  * GET /v1/events/stats: the caller's last 24 hours, read from the hourly counters that the events
- * table's triggers keep (migration EventHourlyCounts): a few thousand counter rows at most, however
- * many events the organization has.
+ * table's triggers keep (migrations EventHourlyCounts, EventHourlyRisk): a few thousand counter rows
+ * at most, however many events the organization has. Levels are counted for scored events only.
  */
 @Injectable()
 export class EventStatistics {
@@ -33,11 +34,16 @@ export class EventStatistics {
     const rows: { dimension: string; key: string | null; count: number }[] = await this.db.run(orgId, (q) =>
       q.query(
         `SELECT CASE WHEN GROUPING(action_type) = 0 THEN 'action_type' WHEN GROUPING(decision) = 0 THEN 'decision'
-                     WHEN GROUPING(risk_level) = 0 THEN 'level' WHEN GROUPING(tool_name) = 0 THEN 'tool' ELSE 'hour' END AS dimension,
-                COALESCE(action_type, decision, risk_level, tool_name, to_char(hour AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:00:00"Z"')) AS key,
+                     WHEN GROUPING(tool_name) = 0 THEN 'tool' ELSE 'hour' END AS dimension,
+                COALESCE(action_type, decision, tool_name, to_char(hour AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:00:00"Z"')) AS key,
                 sum(count)::int AS count
            FROM event_hourly_counts WHERE org_id = $1 AND hour >= $2 AND hour < $3
-          GROUP BY GROUPING SETS ((action_type), (decision), (risk_level), (tool_name), (hour))
+          GROUP BY GROUPING SETS ((action_type), (decision), (tool_name), (hour))
+         HAVING sum(count) > 0
+         UNION ALL
+         SELECT 'level', risk_level, sum(count)::int
+           FROM event_hourly_risk WHERE org_id = $1 AND hour >= $2 AND hour < $3
+          GROUP BY risk_level
          HAVING sum(count) > 0`,
         [orgId, since, until],
       ),
@@ -46,12 +52,14 @@ export class EventStatistics {
     const tally = (dimension: string): Record<string, number> =>
       Object.fromEntries(of(dimension).map((r) => [r.key, r.count]));
     const byAction = tally('action_type');
+    const total = Object.values(byAction).reduce((sum, n) => sum + n, 0);
+    const scored = tally('level');
     return {
       window: { since: since.toISOString(), until: until.toISOString() },
-      total: Object.values(byAction).reduce((sum, n) => sum + n, 0),
+      total,
       by_action_type: byAction,
       by_decision: tally('decision'),
-      by_risk_level: { none: 0, low: 0, medium: 0, high: 0, critical: 0, unscored: 0, ...tally('level') },
+      by_risk_level: riskLevelCounts(total, scored),
       top_tools: of('tool')
         .sort((a, b) => b.count - a.count || a.key!.localeCompare(b.key!))
         .slice(0, TOP_TOOLS)

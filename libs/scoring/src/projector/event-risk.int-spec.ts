@@ -75,9 +75,9 @@ describe('event-risk projection: scores reach the events read model in either or
     await applyScores([score(id, 61)]);
     await applyScores([score(id, 61)]);
     expect(await riskOf(id)).toEqual({ risk_score: 61, decision: 'allow' });
-    // The stats counters moved the event from unscored to its level, once.
+    // The stats counters count the event at its level, once.
     const counters = await events.query(
-      'SELECT risk_level, sum(count)::int AS count FROM event_hourly_counts WHERE org_id = $1 GROUP BY 1 HAVING sum(count) <> 0',
+      'SELECT risk_level, sum(count)::int AS count FROM event_hourly_risk WHERE org_id = $1 GROUP BY 1 HAVING sum(count) <> 0',
       [orgId],
     );
     expect(counters.rows).toEqual([{ risk_level: 'high', count: 1 }]);
