@@ -45,8 +45,8 @@ describe('a rebuild schema', () => {
       [schema],
     );
     expect(options.map((o: { reloptions: string[] | null }) => o.reloptions)).toEqual([
-      ['fillfactor=85'],
-      ['fillfactor=85'],
+      ['fillfactor=50'],
+      ['fillfactor=50'],
     ]);
     const triggers = await owner.query(
       `SELECT tgname FROM pg_trigger WHERE tgrelid = $1::regclass AND NOT tgisinternal ORDER BY 1`,

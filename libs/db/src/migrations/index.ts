@@ -6,6 +6,7 @@ import { EventHourlyCounts1732492800000 } from './1732492800000-event-hourly-cou
 import { EventRiskStripes1732579200000 } from './1732579200000-event-risk-stripes';
 import { EventsFillfactor1732665600000 } from './1732665600000-events-fillfactor';
 import { EventHourlyRisk1732752000000 } from './1732752000000-event-hourly-risk';
+import { EventsHalfFillfactor1732838400000 } from './1732838400000-events-half-fillfactor';
 
 export { EVENT_RISK_LOCK } from './1732320000000-scoring';
 
@@ -18,6 +19,7 @@ export const MIGRATIONS = [
   EventRiskStripes1732579200000,
   EventsFillfactor1732665600000,
   EventHourlyRisk1732752000000,
+  EventsHalfFillfactor1732838400000,
 ];
 
 /** Tables the API writes itself (commands, not projections); everything else it may only read. */
