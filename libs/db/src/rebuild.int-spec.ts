@@ -57,7 +57,6 @@ describe('a rebuild schema', () => {
       'events_count_inserted',
       'events_count_updated',
       'events_counted_columns_immutable',
-      'events_take_known_risk',
     ]);
   });
 });

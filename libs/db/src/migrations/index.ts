@@ -7,6 +7,7 @@ import { EventRiskStripes1732579200000 } from './1732579200000-event-risk-stripe
 import { EventsFillfactor1732665600000 } from './1732665600000-events-fillfactor';
 import { EventHourlyRisk1732752000000 } from './1732752000000-event-hourly-risk';
 import { EventsHalfFillfactor1732838400000 } from './1732838400000-events-half-fillfactor';
+import { EventsKnownRiskByJoin1732924800000 } from './1732924800000-events-known-risk-by-join';
 
 export { EVENT_RISK_LOCK } from './1732320000000-scoring';
 
@@ -20,6 +21,7 @@ export const MIGRATIONS = [
   EventsFillfactor1732665600000,
   EventHourlyRisk1732752000000,
   EventsHalfFillfactor1732838400000,
+  EventsKnownRiskByJoin1732924800000,
 ];
 
 /** Tables the API writes itself (commands, not projections); everything else it may only read. */

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { EventScoredV1 } from '@agentwatch/contracts';
-import { databaseConfigFromEnv, eventRiskStripe, lockEventRiskStripes, Queryable } from '@agentwatch/db';
+import { EventRecordedV1, EventScoredV1 } from '@agentwatch/contracts';
+import { databaseConfigFromEnv, eventRiskStripe } from '@agentwatch/db';
+import { EventsProjection } from '@agentwatch/ingest';
 import { ProjectionBatch } from '@agentwatch/kafka';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { EventRiskProjection } from './event-risk.projection';
 
 describe('event-risk projection: scores reach the events read model in either order', () => {
@@ -40,21 +41,40 @@ describe('event-risk projection: scores reach the events read model in either or
         })),
       } as ProjectionBatch<EventScoredV1>),
     );
-  const insertEvent = (client: Client, id: string, sessionId: string | null = null, action = 'FILE_READ') =>
-    client.query(
-      `INSERT INTO events (org_id, id, session_id, action_type, decision, "timestamp", received_at)
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::timestamptz[], $6::timestamptz[])`,
-      [[orgId], [id], [sessionId], [action], ['allow'], [new Date()]],
-    );
+  // The events projection itself, in a transaction of the caller's: it takes the interlock's stripes
+  // and looks for a score already projected, as the projector does.
+  const projectEvent = (tx: EntityManager, id: string, sessionId: string | null = null, action = 'FILE_READ') => {
+    const at = new Date().toISOString();
+    const payload = {
+      id,
+      org_id: orgId,
+      client_event_id: null,
+      session_id: sessionId,
+      agent_id: null,
+      machine_id: 'm-1',
+      action_type: action,
+      tool_name: null,
+      arguments: [],
+      decision: 'allow',
+      timestamp: at,
+      received_at: at,
+    } as EventRecordedV1;
+    return new EventsProjection().apply({
+      tx,
+      topic: 'ingest.events.v1',
+      records: [{ id, type: 't', orgId, payload, partition: 0, offset: '0' }],
+    } as ProjectionBatch<EventRecordedV1>);
+  };
+  const openBatch = async (): Promise<QueryRunner> => {
+    const runner = dataSource.createQueryRunner();
+    await runner.startTransaction();
+    return runner;
+  };
+  const commit = async (runner: QueryRunner) => {
+    await runner.commitTransaction();
+    await runner.release();
+  };
   const stripe = (sessionId: string) => eventRiskStripe(dataSource.manager, orgId, sessionId);
-  // What EventsProjection does before it inserts: the interlock with scores of the same session.
-  const lockLikeAnEventsBatch = (client: Client, sessionId: string | null) =>
-    lockEventRiskStripes(
-      { query: async (sql: string, params?: unknown[]) => (await client.query(sql, params)).rows } as Queryable,
-      'shared',
-      [orgId],
-      [sessionId],
-    );
   const riskOf = async (id: string) =>
     (await events.query('SELECT risk_score, decision FROM events WHERE org_id = $1 AND id = $2', [orgId, id])).rows[0];
 
@@ -71,7 +91,7 @@ describe('event-risk projection: scores reach the events read model in either or
 
   it('updates an event projected before its score, and never touches the decision', async () => {
     const id = randomUUID();
-    await insertEvent(events, id);
+    await projectEvent(dataSource.manager, id);
     await applyScores([score(id, 61)]);
     await applyScores([score(id, 61)]);
     expect(await riskOf(id)).toEqual({ risk_score: 61, decision: 'allow' });
@@ -86,16 +106,22 @@ describe('event-risk projection: scores reach the events read model in either or
   it('gives an event projected after its score the score at insert time', async () => {
     const id = randomUUID();
     await applyScores([score(id, 42)]);
-    await insertEvent(events, id);
+    await projectEvent(dataSource.manager, id);
     expect(await riskOf(id)).toEqual({ risk_score: 42, decision: 'allow' });
+    const counters = await events.query(
+      `SELECT risk_level, sum(count)::int AS count FROM event_hourly_risk r
+        WHERE org_id = $1 AND hour = date_trunc('hour', (SELECT "timestamp" FROM events WHERE org_id = $1 AND id = $2), 'UTC')
+        GROUP BY 1 HAVING sum(count) <> 0`,
+      [orgId, id],
+    );
+    expect(counters.rows).toContainEqual({ risk_level: 'medium', count: 1 });
   });
 
   it('waits for an events batch in flight, so neither side misses the other', async () => {
     const id = randomUUID();
     const session = randomUUID();
-    await events.query('BEGIN');
-    await lockLikeAnEventsBatch(events, session);
-    await insertEvent(events, id, session);
+    const batch = await openBatch();
+    await projectEvent(batch.manager, id, session);
     // The events batch has looked for a score (none yet) and has not committed.
     let applied = false;
     const scoring = applyScores([score(id, 77, session)]).then(() => {
@@ -103,7 +129,7 @@ describe('event-risk projection: scores reach the events read model in either or
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(applied).toBe(false);
-    await events.query('COMMIT');
+    await commit(batch);
     await scoring;
     expect(await riskOf(id)).toEqual({ risk_score: 77, decision: 'allow' });
   });
@@ -114,20 +140,16 @@ describe('event-risk projection: scores reach the events read model in either or
     let otherSession = randomUUID();
     // Sessions share a fixed number of stripes: pick one that does not share the busy session's.
     while ((await stripe(otherSession)) === (await stripe(busySession))) otherSession = randomUUID();
-    const other = new Client({ connectionString: config.projectorUrl });
-    await other.connect();
-    await events.query('BEGIN');
+    const batch = await openBatch();
     try {
-      await lockLikeAnEventsBatch(events, busySession);
-      await insertEvent(events, inFlight, busySession);
+      await projectEvent(batch.manager, inFlight, busySession);
       // Another action: not even a stats counter in common with the open batch.
-      await insertEvent(other, committed, otherSession, 'PROCESS_EXEC');
+      await projectEvent(dataSource.manager, committed, otherSession, 'PROCESS_EXEC');
       // Returns while the batch of the busy session is still open.
       await applyScores([score(committed, 12, otherSession)]);
       expect(await riskOf(committed)).toEqual({ risk_score: 12, decision: 'allow' });
     } finally {
-      await events.query('COMMIT');
-      await other.end();
+      await commit(batch);
     }
   });
 });

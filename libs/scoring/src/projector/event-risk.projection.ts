@@ -1,5 +1,5 @@
 import { EventScoredV1 } from '@agentwatch/contracts';
-import { lockEventRiskStripes } from '@agentwatch/db';
+import { byIndexLookups, lockEventRiskStripes } from '@agentwatch/db';
 import { ProjectionBatch } from '@agentwatch/kafka';
 import { Controller } from '@nestjs/common';
 import { EventPattern } from '@nestjs/microservices';
@@ -7,7 +7,7 @@ import { EventPattern } from '@nestjs/microservices';
 /**
  * The projector's side of scoring: copies each score onto the events read model (`risk_score`,
  * `scored_at`), so the cloud API filters by risk. `event_risk` keeps the score for an event not
- * projected yet; the events table's insert trigger picks it up from there. `decision` is never touched.
+ * projected yet; EventsProjection's insert picks it up from there. `decision` is never touched.
  */
 @Controller()
 export class EventRiskProjection {
@@ -35,15 +35,13 @@ export class EventRiskProjection {
       scored.map((s) => s.org_id),
       scored.map((s) => s.session_id),
     );
-    // A batch touches at most a few thousand events by primary key: always one index lookup each.
-    // Without statistics (a new or rebuilt table) the planner would hash-join against a full scan.
-    await tx.query(`SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off`);
-    await tx.query(
-      `UPDATE events e SET risk_score = s.risk_score, scored_at = s.scored_at
-         FROM unnest($1::uuid[], $2::uuid[], $3::smallint[], $4::timestamptz[]) AS s(org_id, event_id, risk_score, scored_at)
-        WHERE e.org_id = s.org_id AND e.id = s.event_id AND e.risk_score IS NULL`,
-      params,
+    await byIndexLookups(tx, () =>
+      tx.query(
+        `UPDATE events e SET risk_score = s.risk_score, scored_at = s.scored_at
+           FROM unnest($1::uuid[], $2::uuid[], $3::smallint[], $4::timestamptz[]) AS s(org_id, event_id, risk_score, scored_at)
+          WHERE e.org_id = s.org_id AND e.id = s.event_id AND e.risk_score IS NULL`,
+        params,
+      ),
     );
-    await tx.query(`RESET enable_hashjoin; RESET enable_mergejoin`);
   }
 }

@@ -1,0 +1,14 @@
+import type { Queryable } from './org-scope';
+
+/**
+ * Runs `statement` with hash and merge joins off, for a batch that joins its few thousand keys
+ * against a large table by primary key: always one index lookup each. Without planner statistics (a
+ * new or rebuilt table) the planner would hash-join against a full scan of millions of rows.
+ */
+export async function byIndexLookups<T>(tx: Queryable, statement: () => Promise<T>): Promise<T> {
+  await tx.query('SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off');
+  const result = await statement();
+  // The transaction goes on with other projections' statements, which must plan as usual.
+  await tx.query('RESET enable_hashjoin; RESET enable_mergejoin');
+  return result;
+}
