@@ -14,7 +14,7 @@ import { progressReader, rateOf } from './bench/progress.mjs';
 import { queryLatencies, replayAll } from './bench/queries.mjs';
 import { kafkaLibs, producerPerformance, rawCopy } from './bench/references.mjs';
 import { renderTable } from './bench/report.mjs';
-import { cpuSeconds, peakRssMb, startApp, stopApp } from './bench/stack.mjs';
+import { cpuSeconds, peakRssMb, serverCpuSeconds, startApp, stopApp } from './bench/stack.mjs';
 import { build, cli, ensureDependencies, ensureKafka, ensurePostgres, root, say } from './lib.mjs';
 
 const options = benchOptions();
@@ -114,8 +114,23 @@ async function run() {
   const backlog = await progress.waitCaughtUp('events');
   result.projectorBacklogRate = rateOf(backlog.samples);
 
+  // What each process spent per event over a phase: unlike rates, it does not depend on how fast the
+  // shared machine happens to be, so it shows what a change saved. Postgres and the broker included.
+  const cpuNow = () => ({
+    ...Object.fromEntries(Object.values(apps).map((a) => [a.app, cpuSeconds(a.child.pid)])),
+    ...serverCpuSeconds(),
+    bench: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
+  });
+  const cpuPerEvent = (from, to, events) =>
+    Object.fromEntries(
+      Object.keys(to)
+        .filter((key) => from[key] != null && to[key] != null)
+        .map((key) => [key, ((to[key] - from[key]) * 1e6) / events]),
+    );
+
   say(`sustained end-to-end: offering as fast as accepted for ${options.durationS}s, then until projected…`);
   const before = (await progress.applied()).events ?? 0;
+  const e2eCpu = cpuNow();
   const e2eStart = performance.now();
   const offered = await bench.sendBatches(fleet.batches(Number.MAX_SAFE_INTEGER, options.batch), {
     ...send,
@@ -128,14 +143,19 @@ async function run() {
     acceptedRate: accepted(offered).rate,
     lagWhenOfferEnded: lagAtEnd,
     rate: (projected.target - before) / ((projected.at - e2eStart) / 1000),
+    cpuUsPerEvent: cpuPerEvent(e2eCpu, cpuNow(), projected.target - before),
   };
 
   say('scoring worker: started on the whole backlog…');
   apps['scoring-worker'] = await startApp('scoring-worker', env, { ...options, logDir, stamp });
+  const scoringCpu = cpuNow();
+  const scoredBefore = (await progress.applied()).scores ?? 0;
   const scored = await progress.waitCaughtUp('scores');
   result.scoring = { records: scored.target, rate: rateOf(scored.samples), caughtUp: scored.caughtUp };
   // Freshness is a steady-state figure: first let the projector copy the backlog's scores onto events.
   await progress.waitCaughtUp('event-risk', { of: `${prefix}scoring.scores.v1` });
+  // Scoring's whole cost: the worker, and the projector's copy of the scores onto events.
+  result.scoring.cpuUsPerEvent = cpuPerEvent(scoringCpu, cpuNow(), scored.target - scoredBefore);
 
   const freshBatch = 100;
   const markerEvery = Math.max(1, Math.round(options.rate / freshBatch / 5));

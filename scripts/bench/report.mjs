@@ -3,6 +3,10 @@ const fmt = (n, unit = '') =>
   n === null || n === undefined || Number.isNaN(n) ? 'n/a' : `${Math.round(n).toLocaleString('en-US')}${unit}`;
 const ratio = (value, reference) => (value && reference ? `${(value / reference).toFixed(2)}×` : '—');
 
+const E2E_CPU = ['cloud-api', 'projector', 'postgres', 'broker'];
+const SCORING_CPU = ['scoring-worker', 'projector', 'postgres', 'broker'];
+const cpuSplit = (perEvent, keys) => `${keys.map((key) => fmt(perEvent?.[key])).join(' / ')} µs`;
+
 export function renderTable(r) {
   const rows = [];
   const add = (figure, value, target, versus = '—') => rows.push([figure, value, target, versus]);
@@ -26,6 +30,7 @@ export function renderTable(r) {
     `${ratio(r.endToEnd.rate, copy)} of COPY`,
   );
   add(`  offered during it (${r.endToEnd.seconds}s)`, fmt(r.endToEnd.acceptedRate, ' ev/s accepted'), '—');
+  add('  CPU per event: api / projector / Postgres / broker', cpuSplit(r.endToEnd.cpuUsPerEvent, E2E_CPU), '—');
   add(
     'projector catch-up (backlog)',
     fmt(r.projectorBacklogRate, ' ev/s'),
@@ -49,6 +54,7 @@ export function renderTable(r) {
     `${ratio(r.replay?.eventsPerSecond, copy)} of COPY`,
   );
   add('scoring worker', fmt(r.scoring.rate, ' ev/s'), '≥ 20,000', `${ratio(r.scoring.rate, copy)} of COPY`);
+  add('  CPU per event: worker / projector / Postgres / broker', cpuSplit(r.scoring.cpuUsPerEvent, SCORING_CPU), '—');
   for (const [app, mb] of Object.entries(r.peakRssMb)) add(`peak RSS ${app}`, fmt(mb, ' MB'), '≤ 512 MB');
   add(
     'ref: Kafka ProducerPerformance',

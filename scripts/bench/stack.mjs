@@ -85,6 +85,32 @@ export function cpuSeconds(pid) {
   }
 }
 
+/**
+ * CPU seconds used so far by the machine's Postgres server and Kafka broker, found by process name:
+ * every `postgres` process, plus what the postmaster's exited children (closed connections) used, and
+ * every `java` process running `kafka.Kafka`. Whatever else uses them at the time counts too.
+ */
+export function serverCpuSeconds() {
+  const totals = { postgres: 0, broker: 0 };
+  for (const pid of fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    let stat;
+    let command;
+    try {
+      stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime, stime, and the reaped children's cutime, cstime.
+    const [own, reaped] = [Number(fields[11]) + Number(fields[12]), Number(fields[13]) + Number(fields[14])];
+    if (name === 'postgres') totals.postgres += (own + reaped) / CLOCK_TICKS_PER_SECOND;
+    else if (name === 'java' && command.includes('kafka.Kafka')) totals.broker += own / CLOCK_TICKS_PER_SECOND;
+  }
+  return totals;
+}
+
 /** SIGTERM (Nest's shutdown hooks close cleanly, so --cpu-prof writes its profile), SIGKILL after 10 s. */
 export async function stopApp({ child }) {
   if (child.exitCode !== null) return;
