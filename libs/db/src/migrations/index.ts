@@ -8,6 +8,7 @@ import { EventsFillfactor1732665600000 } from './1732665600000-events-fillfactor
 import { EventHourlyRisk1732752000000 } from './1732752000000-event-hourly-risk';
 import { EventsHalfFillfactor1732838400000 } from './1732838400000-events-half-fillfactor';
 import { EventsKnownRiskByJoin1732924800000 } from './1732924800000-events-known-risk-by-join';
+import { ScoreDetailsAsJson1733011200000 } from './1733011200000-score-details-as-json';
 
 export { EVENT_RISK_LOCK } from './1732320000000-scoring';
 
@@ -22,6 +23,7 @@ export const MIGRATIONS = [
   EventHourlyRisk1732752000000,
   EventsHalfFillfactor1732838400000,
   EventsKnownRiskByJoin1732924800000,
+  ScoreDetailsAsJson1733011200000,
 ];
 
 /** Tables the API writes itself (commands, not projections); everything else it may only read. */

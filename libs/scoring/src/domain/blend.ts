@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { RiskLevel } from '@agentwatch/contracts';
 import { ScoredEvent } from './action';
 import { clampScore, GraphScore, LLM_CONFIDENCE_THRESHOLD, riskLevelOf } from './engine';
@@ -65,5 +65,6 @@ export function fingerprintOf(event: ScoredEvent, graph: GraphScore, policyVersi
     flags: graph.behavioralFlags,
     components: graph.components,
   };
-  return createHash('sha256').update(JSON.stringify(input)).digest('hex');
+  // One-shot hash: no Hash object per event (1.3–1.7 µs of the worker's CPU per event).
+  return hash('sha256', JSON.stringify(input));
 }

@@ -28,8 +28,8 @@ export async function insertScores(q: Queryable, rows: ScoreRow[]): Promise<void
                                rule_score, scorer_version, policy_version, fingerprint, failure_reason, action,
                                event_timestamp, scored_at)
      SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::smallint[], $6::text[], $7::text[],
-                          $8::jsonb[], $9::text[], $10::jsonb[], $11::jsonb[], $12::jsonb[], $13::jsonb[],
-                          $14::smallint[], $15::smallint[], $16::boolean[], $17::boolean[], $18::jsonb[], $19::real[],
+                          $8::json[], $9::text[], $10::json[], $11::json[], $12::json[], $13::json[],
+                          $14::smallint[], $15::smallint[], $16::boolean[], $17::boolean[], $18::json[], $19::real[],
                           $20::integer[], $21::text[], $22::integer[], $23::text[], $24::text[], $25::text[],
                           $26::timestamptz[], $27::timestamptz[])
      ON CONFLICT (org_id, event_id) DO NOTHING`,
