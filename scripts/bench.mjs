@@ -114,7 +114,7 @@ async function run() {
   const backlog = await progress.waitCaughtUp('events');
   result.projectorBacklogRate = rateOf(backlog.samples);
 
-  // What each process spent per event over a phase: unlike rates, it does not depend on how fast the
+  // What each process spent per event over a phase: it moves far less than rates with how fast the
   // shared machine happens to be, so it shows what a change saved. Postgres and the broker included.
   const cpuNow = () => ({
     ...Object.fromEntries(Object.values(apps).map((a) => [a.app, cpuSeconds(a.child.pid)])),

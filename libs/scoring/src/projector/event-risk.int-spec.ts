@@ -109,7 +109,7 @@ describe('event-risk projection: scores reach the events read model in either or
     await projectEvent(dataSource.manager, id);
     expect(await riskOf(id)).toEqual({ risk_score: 42, decision: 'allow' });
     const counters = await events.query(
-      `SELECT risk_level, sum(count)::int AS count FROM event_hourly_risk r
+      `SELECT risk_level, sum(count)::int AS count FROM event_hourly_risk
         WHERE org_id = $1 AND hour = date_trunc('hour', (SELECT "timestamp" FROM events WHERE org_id = $1 AND id = $2), 'UTC')
         GROUP BY 1 HAVING sum(count) <> 0`,
       [orgId, id],
