@@ -116,11 +116,14 @@ async function run() {
 
   // What each process spent per event over a phase: it moves far less than rates with how fast the
   // shared machine happens to be, so it shows what a change saved. Postgres and the broker included.
-  const cpuNow = () => ({
-    ...Object.fromEntries(Object.values(apps).map((a) => [a.app, cpuSeconds(a.child.pid)])),
-    ...serverCpuSeconds(),
-    bench: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
-  });
+  const cpuNow = () => {
+    const { user, system } = process.cpuUsage();
+    return {
+      ...Object.fromEntries(Object.values(apps).map((a) => [a.app, cpuSeconds(a.child.pid)])),
+      ...serverCpuSeconds(),
+      bench: (user + system) / 1e6,
+    };
+  };
   const cpuPerEvent = (from, to, events) =>
     Object.fromEntries(
       Object.keys(to)

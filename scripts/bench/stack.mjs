@@ -93,20 +93,20 @@ export function cpuSeconds(pid) {
 export function serverCpuSeconds() {
   const totals = { postgres: 0, broker: 0 };
   for (const pid of fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
-    let stat;
-    let command;
     try {
-      stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (name !== 'postgres' && name !== 'java') continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime, stime, and the reaped children's cutime, cstime.
+      const [own, reaped] = [Number(fields[11]) + Number(fields[12]), Number(fields[13]) + Number(fields[14])];
+      if (name === 'postgres') totals.postgres += (own + reaped) / CLOCK_TICKS_PER_SECOND;
+      else if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('kafka.Kafka')) {
+        totals.broker += own / CLOCK_TICKS_PER_SECOND;
+      }
     } catch {
-      continue; // gone meanwhile
+      // gone meanwhile
     }
-    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime, stime, and the reaped children's cutime, cstime.
-    const [own, reaped] = [Number(fields[11]) + Number(fields[12]), Number(fields[13]) + Number(fields[14])];
-    if (name === 'postgres') totals.postgres += (own + reaped) / CLOCK_TICKS_PER_SECOND;
-    else if (name === 'java' && command.includes('kafka.Kafka')) totals.broker += own / CLOCK_TICKS_PER_SECOND;
   }
   return totals;
 }

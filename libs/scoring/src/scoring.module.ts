@@ -63,7 +63,7 @@ export const SCORING_WORKER_PROJECTIONS: ProjectionDefinition[] = [
 export class ScoringProjectionsModule {}
 
 export const SCORING_PROJECTOR_PROJECTIONS: ProjectionDefinition[] = [
-  // Writes event_risk, and risk_score on events rows (events inserted later take it by trigger).
+  // Writes event_risk, and risk_score on events rows (events inserted later take it from event_risk).
   {
     name: 'event-risk',
     topics: { [TOPICS.scoringScores.name]: eventScoredV1 },
