@@ -1,4 +1,6 @@
+import { databaseConfigFromEnv } from '@agentwatch/db';
 import { AppProcess, call, createOrganization, eventually, freePort, spawnApp, suiteEnv } from '@agentwatch/testing';
+import { Client } from 'pg';
 
 const BURST = 6;
 
@@ -68,5 +70,20 @@ describe('ingest rate limit shared by two API processes', () => {
       },
     });
     expect(sessions.status).toBe(200);
+  });
+
+  // Each request upserts its counter: an unlogged table writes no WAL, so no commit waits for a flush.
+  // After a database crash the counters start from zero, which only opens a fresh window.
+  it('keeps its counters in an unlogged table', async () => {
+    const client = new Client({ connectionString: databaseConfigFromEnv(env).adminUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        "SELECT relpersistence FROM pg_class WHERE oid = 'ingest_rate_limits'::regclass",
+      );
+      expect(rows).toEqual([{ relpersistence: 'u' }]);
+    } finally {
+      await client.end();
+    }
   });
 });

@@ -9,6 +9,7 @@ import { EventHourlyRisk1732752000000 } from './1732752000000-event-hourly-risk'
 import { EventsHalfFillfactor1732838400000 } from './1732838400000-events-half-fillfactor';
 import { EventsKnownRiskByJoin1732924800000 } from './1732924800000-events-known-risk-by-join';
 import { ScoreDetailsAsJson1733011200000 } from './1733011200000-score-details-as-json';
+import { RateLimitsUnlogged1733097600000 } from './1733097600000-rate-limits-unlogged';
 
 export { EVENT_RISK_LOCK } from './1732320000000-scoring';
 
@@ -24,6 +25,7 @@ export const MIGRATIONS = [
   EventsHalfFillfactor1732838400000,
   EventsKnownRiskByJoin1732924800000,
   ScoreDetailsAsJson1733011200000,
+  RateLimitsUnlogged1733097600000,
 ];
 
 /** Tables the API writes itself (commands, not projections); everything else it may only read. */
