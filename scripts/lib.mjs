@@ -11,17 +11,24 @@ export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/agentwat
 /**
  * V8 flags per app. The hot paths allocate many short-lived objects (decoded records, row arrays,
  * encode buffers): a larger young generation lets most of them die before a scavenge has to copy
- * them (the bench measures it: GC share in the CPU profiles).
+ * them (the bench measures it: GC share in the CPU profiles). The scoring worker keeps V8's default
+ * young generation, which holds its peak RSS lower.
  *
- * The scoring worker keeps V8's default young generation, and its old generation is capped: on a
- * 24 GB machine V8 lets a heap whose live data is 60–80 MB grow to 250–310 MB before it collects,
- * which with 90 MB of buffers in flight took the worker to 513 MB on a backlog. A cap alone makes V8
- * collect far more often (its growth factor shrinks with the cap: CPU per event 111 → 139–159 µs);
- * a fixed growth factor of 4 keeps the collections about as rare as before. Alone on a backlog of
- * 250,000 events, alternated runs: peak RSS 443–473 → 378–404 MB, CPU per event 109–115 → 118–123 µs.
+ * The projector's and the worker's old generations are capped. On a 24 GB machine V8 lets a heap
+ * whose live data is 60–80 MB grow to 250–310 MB before it collects; with up to 90 MB of buffers in
+ * flight besides, the worker reached 513 MB on a backlog and the projector 501 MB. A cap alone makes
+ * V8 collect far more often (its growth factor shrinks with the cap: the worker's CPU per event
+ * 111 → 139–159 µs); a fixed growth factor of 4 keeps collections about as rare as before. Alone on
+ * a backlog of 250,000 events, alternated runs (issue 7):
+ * - scoring worker: peak RSS 443–473 → 378–404 MB, CPU per event 109–115 → 118–123 µs;
+ * - projector: peak RSS 409–425 → 370–381 MB, CPU per event 42–45 → 43–45 µs.
  */
-const SCORING_WORKER_FLAGS = ['--max-old-space-size=384', '--heap-growing-percent=300'];
-export const appNodeFlags = (app) => (app === 'scoring-worker' ? SCORING_WORKER_FLAGS : ['--max-semi-space-size=32']);
+const CAPPED_OLD_GENERATION = ['--max-old-space-size=384', '--heap-growing-percent=300'];
+const NODE_FLAGS = {
+  'scoring-worker': CAPPED_OLD_GENERATION,
+  projector: ['--max-semi-space-size=32', ...CAPPED_OLD_GENERATION],
+};
+export const appNodeFlags = (app) => NODE_FLAGS[app] ?? ['--max-semi-space-size=32'];
 
 export const say = (msg) => console.log(`\x1b[36m[agentwatch]\x1b[0m ${msg}`);
 
