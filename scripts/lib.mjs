@@ -14,12 +14,13 @@ export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/agentwat
  * them (the bench measures it: GC share in the CPU profiles). The scoring worker keeps V8's default
  * young generation, which holds its peak RSS lower.
  *
- * The projector's and the worker's old generations are capped. On a 24 GB machine V8 lets a heap
- * whose live data is 60–80 MB grow to 250–310 MB before it collects; with up to 90 MB of buffers in
- * flight besides, the worker reached 513 MB on a backlog and the projector 501 MB. A cap alone makes
- * V8 collect far more often (its growth factor shrinks with the cap: the worker's CPU per event
- * 111 → 139–159 µs); a fixed growth factor of 4 keeps collections about as rare as before. Alone on
- * a backlog of 250,000 events, alternated runs (issue 7):
+ * The projector's and the worker's old generations are capped. On a 24 GB machine (heap limit
+ * 4,144 MB) V8 lets a heap whose live data is 55–80 MB grow to 180–280 MB before it collects;
+ * with up to 90 MB of buffers in flight besides, the worker reached 513 MB on a backlog and the
+ * projector 501 MB. A cap alone makes V8 collect far more often, because its growth factor shrinks
+ * with the cap (the worker's CPU per event 111 → 139–159 µs); a fixed growth factor of 4 keeps
+ * collections about as rare as before. Alone on a backlog of 250,000 events, alternated runs
+ * (issue 7):
  * - scoring worker: peak RSS 443–473 → 378–404 MB, CPU per event 109–115 → 118–123 µs;
  * - projector: peak RSS 409–425 → 370–381 MB, CPU per event 42–45 → 43–45 µs.
  */
