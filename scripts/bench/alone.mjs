@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+// `npm run bench:alone -- --app scoring-worker|projector [--rounds N] [variant …]`: one app alone on
+// the backlog of a kept bench database (`npm run bench -- --quick --keep-database`), from scratch,
+// once per variant and round, alternating. Prints the app's CPU per event (from /proc), Postgres's
+// and its peak RSS (VmHWM): the figures by which a change to flags or code was judged (README,
+// "Where the time goes"), without the noise of the other apps. It rewrites the kept database's read
+// models; drop it afterwards (`DROP DATABASE agentwatch_bench`).
+//
+// A variant is a comma-separated list of node flags (`--max-old-space-size=384`), environment
+// variables (`MALLOC_ARENA_MAX=2`) and `CWD=<checkout>` (another build of the apps, say a git
+// worktree of the old commit); `default` is the flags `npm start` uses. Default: `default`.
+import { spawn } from 'node:child_process';
+import { Kafka, logLevel } from 'kafkajs';
+import pg from 'pg';
+import { appNodeFlags, die, root } from '../lib.mjs';
+import { cpuSeconds, freePort, peakRssMb, serverCpuSeconds, stopApp } from './stack.mjs';
+
+// By hand, not parseArgs: a variant may itself start with `--` (a node flag).
+function readArgs(argv) {
+  const values = { rounds: '1' };
+  const positionals = [];
+  for (let i = 0; i < argv.length; i++) {
+    const [name, inline] = argv[i].split(/=(.*)/s, 2);
+    if (name === '--app' || name === '--rounds') values[name.slice(2)] = inline ?? argv[++i];
+    else positionals.push(argv[i]);
+  }
+  return { values, positionals };
+}
+const { values, positionals } = readArgs(process.argv.slice(2));
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** What each app reads, how to start it over, and the checkpoint that says it is done. */
+const APPS = {
+  'scoring-worker': {
+    port: 'SCORING_WORKER_PORT',
+    groups: (prefix) => [`${prefix}scoring-worker.scores`],
+    consumerGroup: (prefix) => `${prefix}scoring-worker.scores`,
+    tables: ['event_scores', 'scoring_graph_nodes'],
+    done: (prefix) => `${prefix}scoring-worker.scores`,
+  },
+  projector: {
+    port: 'PROJECTOR_PORT',
+    groups: (prefix) => [`${prefix}projector.events`, `${prefix}projector.sessions`, `${prefix}projector.agents`],
+    // The three share one consumer (one fetch and decode per record).
+    consumerGroup: (prefix) => `${prefix}projector.ingest`,
+    tables: ['events', 'event_hourly_counts', 'event_hourly_risk', 'sessions', 'agents'],
+    done: (prefix) => `${prefix}projector.events`,
+    // Its copy of scores onto events is not part of this backlog: it skips whatever scoring-worker
+    // runs of this script appended to the scores topic.
+    skip: (prefix) => ({ group: `${prefix}projector.event-risk`, topic: `${prefix}scoring.scores.v1` }),
+  },
+};
+const app = APPS[values.app] ?? die(`--app must be one of: ${Object.keys(APPS).join(', ')}`);
+const variants = positionals.length > 0 ? positionals : ['default'];
+
+const databaseUrl = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/agentwatch');
+databaseUrl.pathname = '/agentwatch_bench';
+const db = new pg.Client({ connectionString: databaseUrl.toString() });
+await db
+  .connect()
+  .catch(() => die('no agentwatch_bench database: run `npm run bench -- --quick --keep-database` first'));
+const prefix = (
+  await db.query(`SELECT split_part(consumer_group, '.', 1) || '.' AS prefix FROM projection_checkpoints LIMIT 1`)
+).rows[0]?.prefix;
+if (!prefix) die('agentwatch_bench has no checkpoints: keep the database of a finished bench run');
+const admin = new Kafka({
+  brokers: (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(','),
+  logLevel: logLevel.NOTHING,
+}).admin();
+await admin.connect();
+const topics = [`${prefix}ingest.events.v1`, `${prefix}ingest.sessions.v1`];
+const target = (await admin.fetchTopicOffsets(topics[0])).reduce((sum, o) => sum + Number(o.high), 0);
+
+async function startOver() {
+  await db.query(`TRUNCATE ${app.tables.join(', ')}`);
+  await db.query('DELETE FROM projection_checkpoints WHERE consumer_group = ANY($1)', [app.groups(prefix)]);
+  if (app.skip) {
+    const { group, topic } = app.skip(prefix);
+    for (const { partition, high } of await admin.fetchTopicOffsets(topic)) {
+      await db.query(
+        'UPDATE projection_checkpoints SET next_offset = $1 WHERE consumer_group = $2 AND topic = $3 AND partition = $4',
+        [high, group, topic, partition],
+      );
+    }
+  }
+  await db.query('CHECKPOINT'); // the previous run's dirty pages are not this run's work
+  // Without a checkpoint the runner starts from the group's committed offsets: rewind them too.
+  for (const topic of topics) {
+    await admin.resetOffsets({ groupId: app.consumerGroup(prefix), topic, earliest: true }).catch(() => {});
+  }
+}
+
+const applied = async () =>
+  Number(
+    (
+      await db.query(
+        'SELECT coalesce(sum(next_offset), 0)::bigint AS n FROM projection_checkpoints WHERE consumer_group = $1 AND topic = $2',
+        [app.done(prefix), topics[0]],
+      )
+    ).rows[0].n,
+  );
+
+async function runOnce(variant) {
+  const parts = variant === 'default' ? appNodeFlags(values.app) : variant.split(',').filter(Boolean);
+  const flags = parts.filter((p) => p.startsWith('--'));
+  const settings = Object.fromEntries(parts.filter((p) => !p.startsWith('--')).map((p) => p.split(/=(.*)/s, 2)));
+  const { CWD: cwd = root, ...extraEnv } = settings;
+  await startOver();
+  const child = spawn(process.execPath, [...flags, `dist/apps/${values.app}/src/main.js`], {
+    cwd,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl.toString(),
+      KAFKA_TOPIC_PREFIX: prefix,
+      LOG_LEVEL: 'warn',
+      [app.port]: String(await freePort()),
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  // Measured from its first committed batch, so start-up and the group join are not counted.
+  let first = null;
+  let done = 0;
+  let movedAt = performance.now();
+  while (done < target) {
+    await sleep(250);
+    if (child.exitCode !== null) die(`${values.app} exited with ${child.exitCode}`);
+    const now = await applied();
+    if (now > done) movedAt = performance.now();
+    done = now;
+    if (done > 0 && !first) first = { at: performance.now(), cpu: cpuSeconds(child.pid), ...serverCpuSeconds(), done };
+    if (performance.now() - movedAt > 120_000) die(`${values.app} made no progress for 2 minutes at ${done}/${target}`);
+  }
+  const last = { at: performance.now(), cpu: cpuSeconds(child.pid), ...serverCpuSeconds() };
+  const peak = peakRssMb(child.pid);
+  await stopApp({ child });
+  const events = target - first.done;
+  const perEvent = (seconds) => Math.round((seconds / events) * 1e6);
+  return {
+    variant,
+    events,
+    eventsPerSecond: Math.round(events / ((last.at - first.at) / 1000)),
+    cpuUsPerEvent: perEvent(last.cpu - first.cpu),
+    postgresUsPerEvent: perEvent(last.postgres - first.postgres),
+    peakRssMb: peak,
+  };
+}
+
+console.log(
+  `${values.app} alone on ${target} events of ${prefix}*, ${values.rounds} round(s) of: ${variants.join(' | ')}`,
+);
+try {
+  for (let round = 0; round < Number(values.rounds); round++) {
+    for (const variant of variants) console.log(JSON.stringify(await runOnce(variant)));
+  }
+} finally {
+  await db.end();
+  await admin.disconnect();
+}
