@@ -2,8 +2,8 @@
 // `npm run bench:alone -- --app scoring-worker|projector [--rounds N] [variant …]`: one app alone on
 // the backlog of a kept bench database (`npm run bench -- --quick --keep-database`), from scratch,
 // once per variant and round, alternating. Prints the app's CPU per event (from /proc), Postgres's
-// and its peak RSS (VmHWM): the figures by which a change to flags or code was judged (README,
-// "Where the time goes"), without the noise of the other apps. It rewrites the kept database's read
+// and its peak RSS (VmHWM): the figures by which the fourth session's changes were judged (README,
+// Performance), without the noise of the other apps. It rewrites the kept database's read
 // models; drop it afterwards (`DROP DATABASE agentwatch_bench`).
 //
 // A variant is a comma-separated list of node flags (`--max-old-space-size=384`), environment
@@ -118,23 +118,29 @@ async function runOnce(variant) {
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  const fail = (message) => {
+    child.kill('SIGKILL');
+    die(message);
+  };
   // Measured from its first committed batch, so start-up and the group join are not counted.
   let first = null;
   let done = 0;
   let movedAt = performance.now();
   while (done < target) {
     await sleep(250);
-    if (child.exitCode !== null) die(`${values.app} exited with ${child.exitCode}`);
+    if (child.exitCode !== null) fail(`${values.app} exited with ${child.exitCode}`);
     const now = await applied();
     if (now > done) movedAt = performance.now();
     done = now;
     if (done > 0 && !first) first = { at: performance.now(), cpu: cpuSeconds(child.pid), ...serverCpuSeconds(), done };
-    if (performance.now() - movedAt > 120_000) die(`${values.app} made no progress for 2 minutes at ${done}/${target}`);
+    if (performance.now() - movedAt > 120_000)
+      fail(`${values.app} made no progress for 2 minutes at ${done}/${target}`);
   }
   const last = { at: performance.now(), cpu: cpuSeconds(child.pid), ...serverCpuSeconds() };
   const peak = peakRssMb(child.pid);
   await stopApp({ child });
   const events = target - first.done;
+  if (events === 0) die('the first committed batch held the whole backlog: keep a larger bench database');
   const perEvent = (seconds) => Math.round((seconds / events) * 1e6);
   return {
     variant,
