@@ -19,9 +19,9 @@ export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/agentwat
  * with up to 90 MB of buffers in flight besides, the worker reached 513 MB on a backlog and the
  * projector 501 MB. A cap alone makes V8 collect far more often, because its growth factor shrinks
  * with the cap (the worker's CPU per event 111 → 139–159 µs); a fixed growth factor of 4 keeps
- * collections about as rare as before. Alone on a backlog of 250,000 events, alternated runs
- * (issue 7):
- * - scoring worker: peak RSS 443–473 → 378–404 MB, CPU per event 109–115 → 118–123 µs;
+ * collections about as rare as before. Alone on backlogs of 203,000–256,000 events (issue 7,
+ * `npm run bench:alone`):
+ * - scoring worker: peak RSS 436–473 → 378–404 MB, CPU per event median 111 → 117 µs;
  * - projector: peak RSS 409–425 → 370–381 MB, CPU per event 42–45 → 43–45 µs.
  */
 const CAPPED_OLD_GENERATION = ['--max-old-space-size=384', '--heap-growing-percent=300'];
