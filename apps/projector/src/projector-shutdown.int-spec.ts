@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { databaseConfigFromEnv } from '@agentwatch/db';
 import {
   AppProcess,
@@ -11,6 +12,28 @@ import {
 import { Client } from 'pg';
 
 const SLOW_BATCH_MS = 1500;
+
+/** Local ports of a process's TCP sockets (Linux): its Postgres connections' client ports among them. */
+function localPortsOf(pid: number): number[] {
+  const inodes = new Set<string>();
+  for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const socket = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (socket) inodes.add(socket[1]);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  const ports: number[] = [];
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of fs.readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const columns = line.trim().split(/\s+/);
+      if (columns.length > 9 && inodes.has(columns[9])) ports.push(Number.parseInt(columns[1].split(':')[1], 16));
+    }
+  }
+  return ports;
+}
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('projector: graceful shutdown under load', () => {
@@ -20,11 +43,17 @@ describe('projector: graceful shutdown under load', () => {
 
   const counts = () => eventCounts(db, orgId);
 
-  /** Projector transactions open right now: a batch held at the delay point, rows written, not committed. */
-  const openBatches = async () => {
+  /**
+   * This projector's transactions open right now: a batch held at the delay point, rows written, not
+   * committed. Only its own connections count: other suites run projectors against the same database
+   * at the same time, and one of theirs being open says nothing about this one.
+   */
+  const openBatches = async (projector: AppProcess) => {
     const { rows } = await db.query(
       `SELECT count(*)::int AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND usename = 'agentwatch_projector' AND state = 'idle in transaction'`,
+        WHERE datname = current_database() AND usename = 'agentwatch_projector' AND state = 'idle in transaction'
+          AND client_port = ANY($1)`,
+      [localPortsOf(projector.child.pid as number)],
     );
     return rows[0].n as number;
   };
@@ -64,7 +93,12 @@ describe('projector: graceful shutdown under load', () => {
         // seen, the count could already include that batch if it committed in between, and the
         // projector, caught up, might have had nothing else in flight at the signal.
         const atSignal = (await counts()).total;
-        await eventually(openBatches, (n) => n > 0, { timeoutMs: 30_000, intervalMs: 20, what: 'a batch in flight' });
+        const running = projector;
+        await eventually(
+          () => openBatches(running),
+          (n) => n > 0,
+          { timeoutMs: 30_000, intervalMs: 20, what: 'a batch in flight' },
+        );
         const exit = await projector.kill('SIGTERM');
         const output = projector.output();
         // Nest's shutdown hook closes the app, then re-raises the signal: ending by SIGTERM after the
