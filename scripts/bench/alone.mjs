@@ -8,12 +8,15 @@
 //
 // A variant is a comma-separated list of node flags (`--max-old-space-size=384`), environment
 // variables (`MALLOC_ARENA_MAX=2`) and `CWD=<checkout>` (another build of the apps, say a git
-// worktree of the old commit); `default` is the flags `npm start` uses. Default: `default`.
-import { spawn } from 'node:child_process';
+// worktree of the old commit); `default` is the flags `npm start` uses, `none` no flags at all (V8's
+// own defaults). Default: `default`.
+import fs from 'node:fs';
+import path from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import pg from 'pg';
 import { appNodeFlags, die, root } from '../lib.mjs';
-import { cpuSeconds, freePort, peakRssMb, serverCpuSeconds, stopApp } from './stack.mjs';
+import { progressReader } from './progress.mjs';
+import { cpuSeconds, peakRssMb, serverCpuSeconds, startApp, stopApp } from './stack.mjs';
 
 // By hand, not parseArgs: a variant may itself start with `--` (a node flag).
 function readArgs(argv) {
@@ -29,25 +32,23 @@ function readArgs(argv) {
 const { values, positionals } = readArgs(process.argv.slice(2));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** What each app reads, how to start it over, and the checkpoint that says it is done. */
+/**
+ * Per app: the projections it runs (consumer-group suffixes; the first one's checkpoints say it is
+ * done), the Kafka consumer group they share, and the read models they write.
+ */
 const APPS = {
   'scoring-worker': {
-    port: 'SCORING_WORKER_PORT',
-    groups: (prefix) => [`${prefix}scoring-worker.scores`],
-    consumerGroup: (prefix) => `${prefix}scoring-worker.scores`,
+    projections: ['scoring-worker.scores'],
+    consumerGroup: 'scoring-worker.scores',
     tables: ['event_scores', 'scoring_graph_nodes'],
-    done: (prefix) => `${prefix}scoring-worker.scores`,
   },
   projector: {
-    port: 'PROJECTOR_PORT',
-    groups: (prefix) => [`${prefix}projector.events`, `${prefix}projector.sessions`, `${prefix}projector.agents`],
-    // The three share one consumer (one fetch and decode per record).
-    consumerGroup: (prefix) => `${prefix}projector.ingest`,
+    projections: ['projector.events', 'projector.sessions', 'projector.agents'],
+    consumerGroup: 'projector.ingest', // one fetch and decode per record for the three
     tables: ['events', 'event_hourly_counts', 'event_hourly_risk', 'sessions', 'agents'],
-    done: (prefix) => `${prefix}projector.events`,
     // Its copy of scores onto events is not part of this backlog: it skips whatever scoring-worker
     // runs of this script appended to the scores topic.
-    skip: (prefix) => ({ group: `${prefix}projector.event-risk`, topic: `${prefix}scoring.scores.v1` }),
+    skip: { projection: 'projector.event-risk', topic: 'scoring.scores.v1' },
   },
 };
 const app = APPS[values.app] ?? die(`--app must be one of: ${Object.keys(APPS).join(', ')}`);
@@ -68,59 +69,55 @@ const admin = new Kafka({
   logLevel: logLevel.NOTHING,
 }).admin();
 await admin.connect();
-const topics = [`${prefix}ingest.events.v1`, `${prefix}ingest.sessions.v1`];
-const target = (await admin.fetchTopicOffsets(topics[0])).reduce((sum, o) => sum + Number(o.high), 0);
+const progress = progressReader({ databaseUrl: databaseUrl.toString(), admin, prefix });
+const target = await progress.highWatermark();
+const measured = app.projections[0].split('.').pop(); // progress.applied() keys groups by their last segment
+const logDir = path.join(root, 'bench', 'results', `${new Date().toISOString().replace(/[:.]/g, '-')}-alone-logs`);
+fs.mkdirSync(logDir, { recursive: true });
 
 async function startOver() {
   await db.query(`TRUNCATE ${app.tables.join(', ')}`);
-  await db.query('DELETE FROM projection_checkpoints WHERE consumer_group = ANY($1)', [app.groups(prefix)]);
+  await db.query('DELETE FROM projection_checkpoints WHERE consumer_group = ANY($1)', [
+    app.projections.map((p) => prefix + p),
+  ]);
   if (app.skip) {
-    const { group, topic } = app.skip(prefix);
+    const topic = prefix + app.skip.topic;
     for (const { partition, high } of await admin.fetchTopicOffsets(topic)) {
       await db.query(
         'UPDATE projection_checkpoints SET next_offset = $1 WHERE consumer_group = $2 AND topic = $3 AND partition = $4',
-        [high, group, topic, partition],
+        [high, prefix + app.skip.projection, topic, partition],
       );
     }
   }
   await db.query('CHECKPOINT'); // the previous run's dirty pages are not this run's work
   // Without a checkpoint the runner starts from the group's committed offsets: rewind them too.
-  for (const topic of topics) {
-    await admin.resetOffsets({ groupId: app.consumerGroup(prefix), topic, earliest: true }).catch(() => {});
+  for (const topic of [progress.topic, `${prefix}ingest.sessions.v1`]) {
+    await admin.resetOffsets({ groupId: prefix + app.consumerGroup, topic, earliest: true }).catch(() => {});
   }
 }
 
-const applied = async () =>
-  Number(
-    (
-      await db.query(
-        'SELECT coalesce(sum(next_offset), 0)::bigint AS n FROM projection_checkpoints WHERE consumer_group = $1 AND topic = $2',
-        [app.done(prefix), topics[0]],
-      )
-    ).rows[0].n,
-  );
-
 async function runOnce(variant) {
-  const parts = variant === 'default' ? appNodeFlags(values.app) : variant.split(',').filter(Boolean);
-  const flags = parts.filter((p) => p.startsWith('--'));
+  const parts = { default: appNodeFlags(values.app), none: [] }[variant] ?? variant.split(',').filter(Boolean);
+  const unknown = parts.find((p) => !p.startsWith('--') && !p.includes('='));
+  if (unknown) die(`variant part "${unknown}" is neither a --flag nor NAME=value`);
   const settings = Object.fromEntries(parts.filter((p) => !p.startsWith('--')).map((p) => p.split(/=(.*)/s, 2)));
   const { CWD: cwd = root, ...extraEnv } = settings;
   await startOver();
-  const child = spawn(process.execPath, [...flags, `dist/apps/${values.app}/src/main.js`], {
-    cwd,
-    env: {
+  const started = await startApp(
+    values.app,
+    {
       ...process.env,
       DATABASE_URL: databaseUrl.toString(),
       KAFKA_TOPIC_PREFIX: prefix,
       LOG_LEVEL: 'warn',
-      [app.port]: String(await freePort()),
       ...extraEnv,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const fail = (message) => {
-    child.kill('SIGKILL');
-    die(message);
+    { logDir, nodeFlags: parts.filter((p) => p.startsWith('--')), cwd },
+  );
+  const { pid } = started.child;
+  const fail = async (message) => {
+    await stopApp(started);
+    die(`${message}; its log is in ${path.relative(root, logDir)}`);
   };
   // Measured from its first committed batch, so start-up and the group join are not counted.
   let first = null;
@@ -128,17 +125,18 @@ async function runOnce(variant) {
   let movedAt = performance.now();
   while (done < target) {
     await sleep(250);
-    if (child.exitCode !== null) fail(`${values.app} exited with ${child.exitCode}`);
-    const now = await applied();
+    if (started.child.exitCode !== null) await fail(`${values.app} exited with ${started.child.exitCode}`);
+    const now = (await progress.applied())[measured] ?? 0;
     if (now > done) movedAt = performance.now();
     done = now;
-    if (done > 0 && !first) first = { at: performance.now(), cpu: cpuSeconds(child.pid), ...serverCpuSeconds(), done };
-    if (performance.now() - movedAt > 120_000)
-      fail(`${values.app} made no progress for 2 minutes at ${done}/${target}`);
+    if (done > 0 && !first) first = { at: performance.now(), cpu: cpuSeconds(pid), ...serverCpuSeconds(), done };
+    if (performance.now() - movedAt > 120_000) {
+      await fail(`${values.app} made no progress for 2 minutes at ${done}/${target}`);
+    }
   }
-  const last = { at: performance.now(), cpu: cpuSeconds(child.pid), ...serverCpuSeconds() };
-  const peak = peakRssMb(child.pid);
-  await stopApp({ child });
+  const last = { at: performance.now(), cpu: cpuSeconds(pid), ...serverCpuSeconds() };
+  const peak = peakRssMb(pid);
+  await stopApp(started);
   const events = target - first.done;
   if (events === 0) die('the first committed batch held the whole backlog: keep a larger bench database');
   const perEvent = (seconds) => Math.round((seconds / events) * 1e6);
@@ -160,6 +158,7 @@ try {
     for (const variant of variants) console.log(JSON.stringify(await runOnce(variant)));
   }
 } finally {
+  await progress.end();
   await db.end();
   await admin.disconnect();
 }

@@ -39,8 +39,11 @@ const PORT_VARIABLE = {
   'scoring-worker': 'SCORING_WORKER_PORT',
 };
 
-/** Starts one app as `node dist/apps/<app>/src/main.js` (with --cpu-prof when asked) and waits for /ready. */
-export async function startApp(app, env, { cpuProf, logDir, stamp }) {
+/**
+ * Starts one app as `node dist/apps/<app>/src/main.js` (with --cpu-prof when asked) and waits for
+ * /ready. `nodeFlags` replaces the flags `npm start` gives it; `cwd` runs another checkout's build.
+ */
+export async function startApp(app, env, { cpuProf, logDir, stamp, nodeFlags = appNodeFlags(app), cwd = root }) {
   const port = await freePort();
   const flags = cpuProf
     ? [
@@ -50,8 +53,8 @@ export async function startApp(app, env, { cpuProf, logDir, stamp }) {
       ]
     : [];
   const log = fs.openSync(path.join(logDir, `${app}.log`), 'w');
-  const child = spawn(process.execPath, [...appNodeFlags(app), ...flags, `dist/apps/${app}/src/main.js`], {
-    cwd: root,
+  const child = spawn(process.execPath, [...nodeFlags, ...flags, `dist/apps/${app}/src/main.js`], {
+    cwd,
     env: { ...env, [PORT_VARIABLE[app]]: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', log, log],
   });
