@@ -15,6 +15,7 @@ describe('ProjectionRunner transactions', () => {
   const topic = 'runner-check.v1';
   const asyncGroup = `${settings.prefix}runner-check.async`;
   const syncGroup = `${settings.prefix}runner-check.sync`;
+  const idleGroup = `${settings.prefix}runner-check.idle`;
   let kafka: Kafka;
   let admin: Admin;
   let dataSource: DataSource;
@@ -41,15 +42,18 @@ describe('ProjectionRunner transactions', () => {
   afterAll(async () => {
     await publisher.onApplicationShutdown();
     await dataSource.query('DELETE FROM projection_checkpoints WHERE consumer_group = ANY($1)', [
-      [asyncGroup, syncGroup],
+      [asyncGroup, syncGroup, idleGroup],
     ]);
     await dataSource.destroy();
     await admin.deleteTopics({ topics: [settings.prefix + topic] }).catch(() => {});
     await admin.disconnect();
   });
 
-  /** Projects the topic's three records with a runner of its own; returns what its transactions saw. */
-  async function projectWith(group: string, asynchronousCommit: boolean) {
+  /**
+   * Projects the topic's three records with a runner of its own; returns what its transactions saw and
+   * what `whileRunning` found once they were projected, before the runner stops.
+   */
+  async function projectWith<R>(group: string, asynchronousCommit: boolean, whileRunning?: () => Promise<R>) {
     const seen: { n: number; synchronousCommit: string }[] = [];
     const runner = new ProjectionRunner(kafka, dataSource, {
       name: group,
@@ -81,7 +85,7 @@ describe('ProjectionRunner transactions', () => {
         'SELECT sum(next_offset::bigint)::int AS next FROM projection_checkpoints WHERE consumer_group = $1',
         [group],
       );
-      return { seen, next };
+      return { seen, next, found: await whileRunning?.() };
     } finally {
       await runner.stop();
     }
@@ -112,5 +116,19 @@ describe('ProjectionRunner transactions', () => {
     expect(server).not.toBe('off');
     expect(seen.map((s) => s.synchronousCommit)).toEqual([server, server, server]);
     expect(next).toBe(3);
+  });
+
+  it("let Kafka's committed offsets follow the checkpoints in the background, while the consumer idles", async () => {
+    const committedSum = async () => {
+      const [committed] = await admin.fetchOffsets({ groupId: idleGroup, topics: [settings.prefix + topic] });
+      return committed.partitions.reduce((sum, p) => sum + Math.max(0, Number(p.offset)), 0);
+    };
+    // No batch commits them on its way and nothing stops the runner first: only the committer's own
+    // request, within an interval of the last batch, can bring Kafka's offsets to the checkpoints.
+    const { next, found } = await projectWith(idleGroup, true, () =>
+      eventually(committedSum, (sum) => sum === 3, { timeoutMs: 5_000, what: "Kafka's committed offsets" }),
+    );
+    expect(next).toBe(3);
+    expect(found).toBe(3);
   });
 });

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { CheckpointStore } from './checkpoint-store';
 import { delayPoint, failpoint } from './failpoint';
 import { metrics } from './metrics';
+import { OffsetCommitter } from './offset-committer';
 
 export interface ProjectedRecord<T> {
   id: string;
@@ -103,7 +104,8 @@ const lowest = (offsets: (string | null)[]): string =>
  * Exactly-once projection of Kafka partitions into Postgres: each batch's rows and its checkpoint
  * commit in one transaction, records below the checkpoint count as already applied, the checkpoint
  * advances by compare-and-set, and the consumer seeks to the stored checkpoint on every assignment.
- * Kafka's own committed offsets only follow the database (for lag tooling); they are never trusted.
+ * Kafka's own committed offsets only follow the database, in the background (for lag tooling; see
+ * OffsetCommitter); they are never trusted.
  *
  * Several projections of the same topics share one runner (one fetch and one decode per record, one
  * transaction per batch) and still keep a checkpoint each, so each can be rebuilt on its own: a
@@ -114,6 +116,10 @@ export class ProjectionRunner<T> {
   private consumer: Consumer;
   private readonly dlqProducer: Producer;
   private readonly store: CheckpointStore;
+  private readonly committer = new OffsetCommitter(
+    (offsets) => this.consumer.commitOffsets(offsets),
+    (error) => this.logger.warn(`could not commit offsets to Kafka (lag tooling only): ${error.message}`),
+  );
   private readonly checkpoints = new Map<string, string | null>();
   private readonly inFlight = new Set<Promise<void>>();
   private stopping = false;
@@ -162,6 +168,7 @@ export class ProjectionRunner<T> {
       },
     });
     consumer.on(consumer.events.GROUP_JOIN, (event) => {
+      this.committer.retain(event.payload.memberAssignment);
       // Best effort: if the database is unreachable now, each batch still checks its checkpoint first.
       this.seekToCheckpoints(event.payload.memberAssignment).catch((error: Error) =>
         this.logger.warn(`could not seek to the checkpoints on assignment: ${error.message}`),
@@ -223,6 +230,7 @@ export class ProjectionRunner<T> {
           : 'stopping: batches finished',
       );
     }
+    await within(this.committer.flush(), STOP_GRACE_MS);
     if ((await within(this.consumer.disconnect(), STOP_GRACE_MS)) === 'timed out') {
       this.logger.warn('stopping: the consumer did not leave its group in time; its session will expire');
     }
@@ -349,8 +357,8 @@ export class ProjectionRunner<T> {
 
     const last = messages[messages.length - 1].offset;
     resolveOffset(last);
+    this.committer.note({ topic, partition, offset: nextOf(last) });
     if (this.stopping) return; // the batch is safe in the database; the group is being left anyway
-    await this.consumer.commitOffsets([{ topic, partition, offset: nextOf(last) }]);
     await heartbeat();
   }
 
