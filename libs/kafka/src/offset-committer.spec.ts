@@ -11,6 +11,11 @@ function recordingCommit() {
 }
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
+/** Moves the fake clock on, then lets the requests it started reach the recorder. */
+async function elapse(ms: number) {
+  jest.advanceTimersByTime(ms);
+  await settle();
+}
 const at = (topic: string, partition: number, offset: string): PartitionOffset => ({ topic, partition, offset });
 
 describe('OffsetCommitter', () => {
@@ -26,11 +31,9 @@ describe('OffsetCommitter', () => {
     await settle();
     expect(requests).toHaveLength(0);
 
-    jest.advanceTimersByTime(999);
-    await settle();
+    await elapse(999);
     expect(requests).toHaveLength(0);
-    jest.advanceTimersByTime(1);
-    await settle();
+    await elapse(1);
     expect(requests.map((r) => r.offsets)).toEqual([[at('t', 0, '12'), at('t', 1, '5')]]);
   });
 
@@ -38,11 +41,9 @@ describe('OffsetCommitter', () => {
     const { requests, commit } = recordingCommit();
     const committer = new OffsetCommitter(commit, () => {}, 1000);
     committer.note(at('t', 0, '3'));
-    jest.advanceTimersByTime(1000);
-    await settle();
+    await elapse(1000);
     requests[0].answer();
-    jest.advanceTimersByTime(10_000);
-    await settle();
+    await elapse(10_000);
     expect(requests).toHaveLength(1);
   });
 
@@ -50,11 +51,9 @@ describe('OffsetCommitter', () => {
     const { requests, commit } = recordingCommit();
     const committer = new OffsetCommitter(commit, () => {}, 1000);
     committer.note(at('t', 0, '3'));
-    jest.advanceTimersByTime(1000);
-    await settle();
+    await elapse(1000);
     committer.note(at('t', 0, '7'));
-    jest.advanceTimersByTime(1000);
-    await settle();
+    await elapse(1000);
     expect(requests).toHaveLength(1); // the second waits for the first's answer
     requests[0].answer();
     await settle();
@@ -83,8 +82,7 @@ describe('OffsetCommitter', () => {
     requests[1].answer();
     await second;
     expect(requests[1].offsets).toEqual([at('t', 0, '4')]);
-    jest.advanceTimersByTime(5000); // the flushed note left no timer behind
-    await settle();
+    await elapse(5000); // the flushed note left no timer behind
     expect(requests).toHaveLength(2);
   });
 
@@ -95,8 +93,7 @@ describe('OffsetCommitter', () => {
     committer.note(at('a', 1, '4'));
     committer.note(at('b', 0, '5'));
     committer.retain({ a: [1] });
-    jest.advanceTimersByTime(1000);
-    await settle();
+    await elapse(1000);
     expect(requests.map((r) => r.offsets)).toEqual([[at('a', 1, '4')]]);
   });
 });
