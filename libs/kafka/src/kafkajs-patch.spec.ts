@@ -1,4 +1,4 @@
-// patches/kafkajs+2.2.4.patch rewrites kafkajs's record encoder and header decoder for speed. The
+// patches/kafkajs+2.2.4.patch rewrites kafkajs's record encoder, header decoder and batch checksum for speed. The
 // bytes on the wire must stay exactly those of the unpatched release: the expected batch below was
 // encoded by unpatched kafkajs 2.2.4 from the same records.
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -41,6 +41,10 @@ const { DefaultPartitioner } = require(`${kafkajsRoot}src/producer/partitioners`
     message: { key?: string | null; partition?: number | null };
   }) => number;
 };
+const crc32C: ((buffer: Buffer) => number) & { implementation: string } = require(
+  `${kafkajsRoot}src/protocol/recordBatch/crc32C`,
+);
+const javascriptCrc32C: (buffer: Buffer) => number = require(`${kafkajsRoot}src/protocol/recordBatch/crc32C/crc32C`);
 const Decoder: new (buffer: Buffer) => unknown = require(`${kafkajsRoot}src/protocol/decoder`);
 const decodeBatch: (d: unknown) => Promise<{ records: DecodedRecord[] }> = require(
   `${kafkajsRoot}src/protocol/recordBatch/v0/decoder`,
@@ -154,5 +158,22 @@ describe('the kafkajs patch', () => {
 
     expect(decoded[0].offset).toBe((9007199254740993n + 8n).toString());
     expect(decoded[0].timestamp).toBe((1_700_000_000_000n + 2n ** 40n + 3n).toString());
+  });
+
+  it("checksums batches with the native CRC-32C, equal to kafkajs's own loop on views at any offset", () => {
+    expect(crc32C.implementation).toBe('native');
+    // The check value of CRC-32C (Castagnoli) for the ASCII digits 1-9.
+    expect(crc32C(Buffer.from('123456789'))).toBe(0xe3069283);
+    const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 131 + (i >> 7)) & 0xff));
+    for (const [start, end] of [
+      [0, 0],
+      [0, 1],
+      [3, 4_099],
+      [17, 70_000],
+      [65_535, 69_999],
+    ]) {
+      const view = bytes.subarray(start, end);
+      expect(crc32C(view)).toBe(javascriptCrc32C(view) >>> 0);
+    }
   });
 });
