@@ -19,6 +19,7 @@ interface Target {
   high: bigint;
 }
 
+/** The projections `replay --projection <names…>` rebuilds: those named, and those rebuilt with them. */
 export function selectProjections(names: string[]): ProjectionDefinition[] {
   if (names.includes('all')) return PROJECTIONS;
   const unknown = names.filter((name) => !PROJECTIONS.some((p) => p.name === name));
@@ -27,7 +28,18 @@ export function selectProjections(names: string[]): ProjectionDefinition[] {
       `unknown projection(s) ${unknown.join(', ')}; known: ${PROJECTIONS.map((p) => p.name).join(', ')}, all`,
     );
   }
-  return PROJECTIONS.filter((p) => names.includes(p.name));
+  const selected = new Set(names);
+  // Closed over rebuiltWith: a projection comes along with every one it is rebuilt with.
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of PROJECTIONS) {
+      if (!selected.has(p.name) && p.rebuiltWith?.some((name) => selected.has(name))) {
+        selected.add(p.name);
+        grew = true;
+      }
+    }
+  }
+  return PROJECTIONS.filter((p) => selected.has(p.name));
 }
 
 async function targetsOf(config: ProjectorConfig, projections: ProjectionDefinition[]): Promise<Map<string, Target[]>> {

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { bootstrapDatabase, databaseConfigFromEnv, dropTestDatabase } from '@agentwatch/db';
-import { call, createOrganization, eventually, RunningStack, startStack } from '@agentwatch/testing';
+import { call, createOrganization, eventually, RunningScoringStack, startScoringStack } from '@agentwatch/testing';
 import { Client } from 'pg';
 
 const TABLES = ['events', 'sessions', 'agents', 'event_hourly_counts', 'event_hourly_risk'];
@@ -19,7 +19,7 @@ describe('replay: rebuilding every projection from offset 0', () => {
   const url = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/agentwatch');
   url.pathname = `/agentwatch_test_${process.env.AGENTWATCH_TEST_RUN ?? Date.now().toString(36)}_replay`;
   const databaseUrl = url.toString();
-  let stack: RunningStack;
+  let stack: RunningScoringStack;
   let db: Client;
 
   const fingerprint = async () => {
@@ -35,6 +35,22 @@ describe('replay: rebuilding every projection from offset 0', () => {
     }
     return result;
   };
+  // Every event projected and scored, and nothing changed since the last look.
+  let previous = '';
+  const settled = (events: number, what: string) =>
+    eventually(
+      async () => {
+        const current = await fingerprint();
+        const [{ unscored }] = (await db.query('SELECT count(*)::int AS unscored FROM events WHERE risk_score IS NULL'))
+          .rows;
+        const stable = JSON.stringify(current) === previous;
+        previous = JSON.stringify(current);
+        return { current, stable, unscored };
+      },
+      ({ current, stable, unscored }) =>
+        stable && unscored === 0 && (current.events as { rows: number }).rows === events,
+      { what, timeoutMs: 60_000, intervalMs: 1500 },
+    );
   const shape = async () =>
     (
       await db.query(
@@ -50,7 +66,9 @@ describe('replay: rebuilding every projection from offset 0', () => {
     await bootstrapDatabase(databaseConfigFromEnv({ ...process.env, DATABASE_URL: databaseUrl }));
     db = new Client({ connectionString: databaseUrl });
     await db.connect();
-    stack = await startStack('replay', { DATABASE_URL: databaseUrl });
+    // The scoring worker runs too: the scores on the events rows come from the projector's event-risk
+    // projection, and a rebuild must give them back.
+    stack = await startScoringStack('replay', { DATABASE_URL: databaseUrl, LLM_URL: '' });
   });
 
   afterAll(async () => {
@@ -100,17 +118,7 @@ describe('replay: rebuilding every projection from offset 0', () => {
       ).toBe(200);
     }
     // Projections advance on their own (the risk copy from the scores topic too): wait until all have stopped changing.
-    let previous = '';
-    const { current: live } = await eventually(
-      async () => {
-        const current = await fingerprint();
-        const stable = JSON.stringify(current) === previous;
-        previous = JSON.stringify(current);
-        return { current, stable };
-      },
-      ({ current, stable }) => stable && (current.events as { rows: number }).rows === 1200,
-      { what: 'live projections complete and stable', timeoutMs: 60_000, intervalMs: 1500 },
-    );
+    const { current: live } = await settled(1200, 'live projections complete, scored and stable');
     const liveShape = await shape();
 
     const replay = spawnSync(
@@ -175,7 +183,8 @@ describe('replay: rebuilding every projection from offset 0', () => {
 
   it('rebuilds one projection alone while the projections sharing its consumer carry on', async () => {
     const org = await createOrganization('replayed alone', stack.env);
-    const before = await fingerprint();
+    // The event ingested after the first replay is scored too before the picture is taken.
+    const { current: before } = await settled(1201, 'the event after the first replay scored');
     const replay = spawnSync(
       process.execPath,
       [path.resolve('dist/apps/cli/src/main.js'), 'replay', '--projection', 'events'],
@@ -185,6 +194,9 @@ describe('replay: rebuilding every projection from offset 0', () => {
       status: 0,
       stderr: expect.stringContaining('swapped in'),
     });
+    // The scores come back too: event_risk no longer holds the scores of projected events, so the
+    // events rebuild brings the event-risk projection with it.
+    expect(replay.stderr).toMatch(/rebuilt events, event-risk:/);
     expect(await fingerprint()).toEqual(before);
 
     // The live consumer re-reads from the events checkpoint the swap handed it, the lowest of the three;
@@ -205,8 +217,8 @@ describe('replay: rebuilding every projection from offset 0', () => {
       (
         await db.query(
           `SELECT consumer_group, sum(next_offset)::int AS next FROM projection_checkpoints
-            WHERE topic = $1 GROUP BY consumer_group ORDER BY consumer_group`,
-          [`${prefix}ingest.events.v1`],
+            WHERE topic = $1 AND consumer_group LIKE $2 GROUP BY consumer_group ORDER BY consumer_group`,
+          [`${prefix}ingest.events.v1`, `${prefix}projector.%`],
         )
       ).rows as { consumer_group: string; next: number }[];
     const done = await eventually(checkpoints, (rows) => rows.length === 3 && rows.every((r) => r.next === 1202), {

@@ -30,6 +30,11 @@ export interface ProjectionDefinition {
    * only when all of its projections say so.
    */
   derivedOnly?: boolean;
+  /**
+   * Projections whose rebuild must rebuild this one too, because they read what it wrote into their
+   * tables when it was projected first (a rebuild swaps in fresh tables that never saw it).
+   */
+  rebuiltWith?: string[];
 }
 
 export interface TransportOptions {

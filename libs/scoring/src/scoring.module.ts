@@ -69,5 +69,8 @@ export const SCORING_PROJECTOR_PROJECTIONS: ProjectionDefinition[] = [
     topics: { [TOPICS.scoringScores.name]: eventScoredV1 },
     tables: ['event_risk'],
     derivedOnly: true,
+    // Rebuilt events rows take their scores from event_risk, which keeps only the scores that arrived
+    // before their event: the rest must be copied again from the scores topic.
+    rebuiltWith: ['events'],
   },
 ];

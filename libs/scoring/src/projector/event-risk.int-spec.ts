@@ -152,4 +152,23 @@ describe('event-risk projection: scores reach the events read model in either or
       await commit(batch);
     }
   });
+
+  it('keeps in event_risk only the scores whose event is not projected, in a batch that mixes them', async () => {
+    const [projected, waiting, redelivered] = [randomUUID(), randomUUID(), randomUUID()];
+    await projectEvent(dataSource.manager, projected);
+    await projectEvent(dataSource.manager, redelivered);
+    await applyScores([score(redelivered, 30)]);
+
+    await applyScores([score(projected, 64), score(waiting, 25), score(redelivered, 30)]);
+
+    expect(await riskOf(projected)).toEqual({ risk_score: 64, decision: 'allow' });
+    expect(await riskOf(redelivered)).toEqual({ risk_score: 30, decision: 'allow' });
+    const waitingRows = await events.query(
+      'SELECT event_id, risk_score FROM event_risk WHERE org_id = $1 AND event_id = ANY($2::uuid[])',
+      [orgId, [projected, waiting, redelivered]],
+    );
+    expect(waitingRows.rows).toEqual([{ event_id: waiting, risk_score: 25 }]);
+    await projectEvent(dataSource.manager, waiting);
+    expect(await riskOf(waiting)).toEqual({ risk_score: 25, decision: 'allow' });
+  });
 });
