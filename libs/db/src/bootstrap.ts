@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { DatabaseConfig, ROLE_NAMES } from './database.config';
+import { DatabaseConfig, databaseConfigFromEnv, ROLE_NAMES } from './database.config';
 import {
   API_DELETABLE_TABLES,
   API_WRITABLE_TABLES,
@@ -129,4 +129,16 @@ export async function dropTestDatabase(adminUrl: string, database: string): Prom
   const serverUrl = new URL(adminUrl);
   serverUrl.pathname = '/postgres';
   await withClient(serverUrl.toString(), (client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+}
+
+/**
+ * A database beside the test run's own, `<run's database>_<suffix>`, for a test that migrates it up
+ * and down: such a test must not change the schema the suites running beside it use.
+ */
+export function scratchDatabase(suffix: string): { config: DatabaseConfig; drop: () => Promise<void> } {
+  const base = databaseConfigFromEnv();
+  const url = new URL(base.adminUrl);
+  url.pathname = `/${base.database}_${suffix}`.slice(0, 64);
+  const config = databaseConfigFromEnv({ ...process.env, DATABASE_URL: url.toString() });
+  return { config, drop: () => dropTestDatabase(base.adminUrl, config.database) };
 }

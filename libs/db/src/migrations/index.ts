@@ -10,6 +10,7 @@ import { EventsHalfFillfactor1732838400000 } from './1732838400000-events-half-f
 import { EventsKnownRiskByJoin1732924800000 } from './1732924800000-events-known-risk-by-join';
 import { ScoreDetailsAsJson1733011200000 } from './1733011200000-score-details-as-json';
 import { RateLimitsUnlogged1733097600000 } from './1733097600000-rate-limits-unlogged';
+import { EventRiskWaitingOnly1733184000000 } from './1733184000000-event-risk-waiting-only';
 
 export { EVENT_RISK_LOCK } from './1732320000000-scoring';
 
@@ -26,6 +27,7 @@ export const MIGRATIONS = [
   EventsKnownRiskByJoin1732924800000,
   ScoreDetailsAsJson1733011200000,
   RateLimitsUnlogged1733097600000,
+  EventRiskWaitingOnly1733184000000,
 ];
 
 /** Tables the API writes itself (commands, not projections); everything else it may only read. */

@@ -3,10 +3,10 @@ import { EventRecordedV1 } from '@agentwatch/contracts';
 import {
   bootstrapDatabase,
   databaseConfigFromEnv,
-  dropTestDatabase,
   grantPrivileges,
   MIGRATIONS,
   ownerDataSource,
+  scratchDatabase,
 } from '@agentwatch/db';
 import { ProjectionBatch } from '@agentwatch/kafka';
 import { Client } from 'pg';
@@ -197,13 +197,8 @@ describe('hourly event counters (the stats read model) follow the events table',
 });
 
 describe('the hourly counters migration', () => {
-  const base = databaseConfigFromEnv();
-  const scratchUrl = new URL(base.adminUrl);
-  scratchUrl.pathname = `/${base.database}_counters`.slice(0, 64);
-  const config = databaseConfigFromEnv({ ...process.env, DATABASE_URL: scratchUrl.toString() });
+  const { config, drop: dropScratch } = scratchDatabase('counters');
   const orgId = randomUUID();
-
-  const dropScratch = () => dropTestDatabase(base.adminUrl, config.database);
 
   afterAll(dropScratch);
 
