@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 
 const MODES = {
   quick: {
+    alone: 40_000,
     events: 40_000,
     small: 5_000,
     duration: 15,
@@ -14,6 +15,7 @@ const MODES = {
     perf: 200_000,
   },
   default: {
+    alone: 200_000,
     events: 500_000,
     small: 50_000,
     duration: 30,
@@ -24,6 +26,7 @@ const MODES = {
     perf: 1_000_000,
   },
   full: {
+    alone: 1_000_000,
     events: 10_000_000,
     small: 200_000,
     duration: 60,
@@ -58,6 +61,8 @@ export function benchOptions(argv = process.argv.slice(2)) {
   const num = (v, fallback) => (v === undefined ? fallback : Number(v));
   return {
     mode,
+    /** Items of the first phase: batch 500 to the cloud API alone, the projector not started yet. */
+    aloneEvents: base.alone,
     /** Items sent by the batch-500 accept-rate phase (the table's N grows by every phase's items). */
     events: num(values.events, base.events),
     /** Items of the batch-50 phase: small batches cost per request, so fewer are enough. */

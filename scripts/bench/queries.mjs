@@ -1,7 +1,8 @@
 // Query latency: one request at a time, each from a random organization's daemon, so the figures are
 // service times rather than queueing behind our own load.
 import { spawn } from 'node:child_process';
-import { root } from '../lib.mjs';
+import { appNodeFlags, root } from '../lib.mjs';
+import { peakRssMb } from './stack.mjs';
 
 async function timed(url, token) {
   const start = performance.now();
@@ -33,14 +34,18 @@ export async function queryLatencies({ apiUrl, tokens, fleet, count, random, sum
   return out;
 }
 
-/** `agentwatch replay --projection all`, which prints "… N records in Xs (R records/s) …". */
+/**
+ * `agentwatch replay --projection all` with the flags `npm run cli` gives it; it prints "… N records
+ * in Xs (R records/s) …". Its peak RSS is sampled while it runs: /proc forgets a process that exited.
+ */
 export function replayAll(env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['dist/apps/cli/src/main.js', 'replay', '--projection', 'all'], {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const args = [...appNodeFlags('cli'), 'dist/apps/cli/src/main.js', 'replay', '--projection', 'all'];
+    const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let peakRss = null;
+    const sampler = setInterval(() => {
+      peakRss = Math.max(peakRss ?? 0, peakRssMb(child.pid) ?? 0);
+    }, 200);
     let out = '';
     child.stdout.on('data', (c) => {
       out += c;
@@ -49,9 +54,10 @@ export function replayAll(env) {
       out += c;
     });
     child.on('exit', (code) => {
+      clearInterval(sampler);
       const m = /(\d+) records in ([\d.]+)s \((\d+) records\/s\)/.exec(out);
       if (code !== 0 || !m) reject(new Error(`replay exited ${code}:\n${out.slice(-2000)}`));
-      else resolve({ records: Number(m[1]), seconds: Number(m[2]), rate: Number(m[3]) });
+      else resolve({ records: Number(m[1]), seconds: Number(m[2]), rate: Number(m[3]), peakRssMb: peakRss });
     });
   });
 }
