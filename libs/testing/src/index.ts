@@ -1,6 +1,7 @@
 export * from './event-counts';
 export * from './eventually';
 export * from './fake-idp';
+export * from './fuzz';
 export * from './http';
 export * from './organizations';
 export * from './ports';
@@ -8,4 +9,3 @@ export * from './processes';
 export * from './produce';
 export * from './scoring-stack';
 export * from './stack';
-export * from './fuzz';
