@@ -1,9 +1,59 @@
 import { z } from 'zod';
 
-/** ISO 8601 date-time with an explicit offset (`Z` or `±hh:mm`), as daemons send it. */
-export const isoDateTime = z.iso.datetime({ offset: true });
+/**
+ * The instants every layer handles alike: JavaScript dates, Postgres `timestamptz`, the driver that
+ * reads them back, and the four-digit years of ISO 8601 (an offset can push 9999-12-31 into year
+ * 10000, which `toISOString()` writes as `+010000-…` and no schema reads back).
+ */
+export const EARLIEST_INSTANT = '1970-01-01T00:00:00.000Z';
+export const LATEST_INSTANT = '9999-12-31T23:59:59.999Z';
+const earliestMs = Date.parse(EARLIEST_INSTANT);
+const latestMs = Date.parse(LATEST_INSTANT);
 
-export const uuid = z.uuid();
+/** ISO 8601 date-time with an explicit offset (`Z` or `±hh:mm`), as daemons send it, within the storable range. */
+export const isoDateTime = z.iso.datetime({ offset: true }).refine(
+  (text) => {
+    const ms = Date.parse(text);
+    return ms >= earliestMs && ms <= latestMs;
+  },
+  { message: `must lie between ${EARLIEST_INSTANT} and ${LATEST_INSTANT}` },
+);
+
+/**
+ * A UUID in its canonical lower-case form. Postgres compares `uuid` values without regard to case,
+ * but Kafka keys, partitions and JSON payloads compare text: two spellings of one session would land
+ * on different partitions and meet in one upsert.
+ */
+export const uuid = z.uuid().transform((text) => text.toLowerCase());
+
+/**
+ * Text that Postgres `text` and `jsonb` store exactly as sent: no NUL (both refuse it), no lone
+ * surrogate (jsonb refuses its escape, and UTF-8 encoding would silently replace it), and a length
+ * counted in UTF-8 bytes, the unit of Postgres's own limits (a btree entry holds about 2,700 bytes).
+ */
+export const storableText = (maxBytes: number) =>
+  z
+    .string()
+    .refine((text) => !text.includes('\u0000'), { message: 'must not contain the NUL character (U+0000)' })
+    .refine((text) => text.isWellFormed(), { message: 'must be well-formed Unicode (it holds a lone surrogate)' })
+    .refine((text) => text.length * 3 <= maxBytes || Buffer.byteLength(text, 'utf8') <= maxBytes, {
+      message: `must be at most ${maxBytes} bytes of UTF-8`,
+    });
 
 /** Optional fields of daemon payloads may be absent or explicitly null: both mean "not reported". */
-export const optionalString = (max: number) => z.string().max(max).nullish();
+export const optionalString = (maxBytes: number) => storableText(maxBytes).nullish();
+
+/**
+ * Longest value of each text field, in UTF-8 bytes: three times the former limit in characters (a
+ * UTF-16 unit never takes more), except `tool_name`, which keys the hourly counters' btree index.
+ */
+export const TEXT_LIMITS = {
+  eventId: 600,
+  toolName: 1024,
+  argument: 49_152,
+  agentId: 768,
+  sessionName: 1536,
+  model: 768,
+  signingId: 1536,
+  platform: 384,
+} as const;

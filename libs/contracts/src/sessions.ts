@@ -1,20 +1,27 @@
 import { z } from 'zod';
-import { isoDateTime, optionalString, uuid } from './common';
+import { isoDateTime, optionalString, storableText, TEXT_LIMITS, uuid } from './common';
 
 export const SESSION_STATES = ['active', 'idle', 'ended'] as const;
 export type SessionState = (typeof SESSION_STATES)[number];
 
+/** A session that is its own parent has no meaning the tree could show: refused, not guessed at. */
+const notItsOwnParent = (record: { session_id: string; parent_id?: string | null }) =>
+  record.parent_id !== record.session_id;
+const SELF_PARENT = { message: 'must not be the session itself', path: ['parent_id'] };
+
 /** The flat session lifecycle record of `POST /v1/sessions/ingest` (spec §2). */
-export const sessionIngestRecord = z.object({
-  session_id: uuid,
-  state: z.enum(SESSION_STATES),
-  timestamp: isoDateTime,
-  session_name: optionalString(512),
-  model: optionalString(256),
-  signing_id: optionalString(512),
-  platform: optionalString(128),
-  parent_id: uuid.nullish(),
-});
+export const sessionIngestRecord = z
+  .object({
+    session_id: uuid,
+    state: z.enum(SESSION_STATES),
+    timestamp: isoDateTime,
+    session_name: optionalString(TEXT_LIMITS.sessionName),
+    model: optionalString(TEXT_LIMITS.model),
+    signing_id: optionalString(TEXT_LIMITS.signingId),
+    platform: optionalString(TEXT_LIMITS.platform),
+    parent_id: uuid.nullish(),
+  })
+  .refine(notItsOwnParent, SELF_PARENT);
 export type SessionIngestRecord = z.infer<typeof sessionIngestRecord>;
 
 /**
@@ -29,10 +36,10 @@ export const sessionLifecycleItem = z
     timestamp: isoDateTime.nullish(),
     started_at: isoDateTime.nullish(),
     ended_at: isoDateTime.nullish(),
-    session_name: optionalString(512),
-    model: optionalString(256),
-    signing_id: optionalString(512),
-    platform: optionalString(128),
+    session_name: optionalString(TEXT_LIMITS.sessionName),
+    model: optionalString(TEXT_LIMITS.model),
+    signing_id: optionalString(TEXT_LIMITS.signingId),
+    platform: optionalString(TEXT_LIMITS.platform),
     parent_id: uuid.nullish(),
     action_count: z.number().int().nonnegative().nullish(),
     message_count: z.number().int().nonnegative().nullish(),
@@ -40,7 +47,8 @@ export const sessionLifecycleItem = z
   .refine((item) => (item.event_type === 'session_start' ? item.started_at : item.ended_at) ?? item.timestamp, {
     message: 'a session_start needs started_at or timestamp; a session_end needs ended_at or timestamp',
     path: ['timestamp'],
-  });
+  })
+  .refine(notItsOwnParent, SELF_PARENT);
 export type SessionLifecycleItem = z.infer<typeof sessionLifecycleItem>;
 
 export const sessionLifecycleBody = z.object({ events: z.array(sessionLifecycleItem) });
@@ -52,10 +60,10 @@ export const sessionRecordedV1 = z.object({
   session_id: uuid,
   state: z.enum(SESSION_STATES),
   timestamp: isoDateTime,
-  session_name: z.string().nullable(),
-  model: z.string().nullable(),
-  signing_id: z.string().nullable(),
-  platform: z.string().nullable(),
+  session_name: storableText(TEXT_LIMITS.sessionName).nullable(),
+  model: storableText(TEXT_LIMITS.model).nullable(),
+  signing_id: storableText(TEXT_LIMITS.signingId).nullable(),
+  platform: storableText(TEXT_LIMITS.platform).nullable(),
   parent_id: uuid.nullable(),
   received_at: isoDateTime,
 });

@@ -29,6 +29,7 @@ export class IngestEvents {
       newId: uuidv7,
     });
     await this.writer.append(principal, { events, sessions: [] });
-    return { ingested: events.length };
+    // Every accepted item counts, a repeated event_id included (stored once, like a retried batch).
+    return { ingested: validated.value.events.length };
   }
 }

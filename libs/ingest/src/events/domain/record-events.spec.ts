@@ -78,4 +78,24 @@ describe('recording an ingest batch', () => {
       'server-id',
     ]);
   });
+
+  it('keeps the first of the items that repeat an event_id, and every item without one', () => {
+    let n = 0;
+    const ids = { ...context, newId: () => `server-${++n}` };
+    const at = '2026-11-01T12:00:00Z';
+    const events = recordEvents(
+      [
+        { event_id: 'e-1', action_type: 'FILE_READ', timestamp: at, tool_name: 'first' },
+        { action_type: 'FILE_READ', timestamp: at },
+        { event_id: 'e-1', action_type: 'FILE_WRITE', timestamp: at, tool_name: 'second' },
+        { action_type: 'FILE_READ', timestamp: at },
+      ],
+      ids,
+    );
+    expect(events.map((e) => [e.client_event_id, e.tool_name])).toEqual([
+      ['e-1', 'first'],
+      [null, null],
+      [null, null],
+    ]);
+  });
 });

@@ -29,10 +29,20 @@ const ALREADY_CANONICAL = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|1\d|2[0-8])T([01]\d|2[
  */
 export const canonicalTime = (iso: string): string => (ALREADY_CANONICAL.test(iso) ? iso : new Date(iso).toISOString());
 
-/** Turns a validated ingest batch into the canonical records appended to `ingest.events.v1`. */
+/**
+ * Turns a validated ingest batch into the canonical records appended to `ingest.events.v1`. Items
+ * that repeat an event_id are one event, as a retried batch is: the first of them is kept.
+ */
 export function recordEvents(items: readonly EventIngestItem[], context: RecordingContext): EventRecordedV1[] {
   const receivedAt = context.receivedAt.toISOString();
-  return items.map((item) => ({
+  const seen = new Set<string>();
+  const firsts = items.filter((item) => {
+    if (!item.event_id) return true;
+    if (seen.has(item.event_id)) return false;
+    seen.add(item.event_id);
+    return true;
+  });
+  return firsts.map((item) => ({
     id: item.event_id ? eventIdFor(context.orgId, item.event_id) : context.newId(),
     org_id: context.orgId,
     client_event_id: item.event_id ?? null,
