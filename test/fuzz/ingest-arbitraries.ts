@@ -256,6 +256,9 @@ const requestOf = (v: Vocabulary) =>
     },
   );
 
+/** Requests drawn only from hostile values: what a misbehaving or malicious daemon sends. */
+export const pathologicalRequest = requestOf(hostile);
+
 /** One request to one of the three ingest routes: edgy but valid most of the time, hostile often. */
 export const ingestRequest = fc.oneof(
   { weight: 2, arbitrary: requestOf(edgy) },
