@@ -1,4 +1,4 @@
-import { PolicyDocument } from '@agentwatch/contracts';
+import { PolicyDocument, storableText } from '@agentwatch/contracts';
 import { z } from 'zod';
 import { Condition, ConditionError, compileCondition } from './condition';
 import { patternShapeError } from './pattern';
@@ -20,21 +20,19 @@ export const EMPTY_POLICY: PolicyDocument = {
   sensitive_classifications: [],
 };
 
-const names = z.array(z.string().min(1).max(512)).max(MAX_LIST_ENTRIES);
+// Budgets in UTF-8 bytes (three per character of the former limits): the policy is stored as jsonb.
+const names = z.array(storableText(1536).min(1)).max(MAX_LIST_ENTRIES);
 const patterns = z
   .array(
-    z
-      .string()
-      .max(1024)
-      .superRefine((value, ctx) => {
-        const error = patternShapeError(value);
-        if (error) ctx.addIssue({ code: 'custom', message: error });
-      }),
+    storableText(3072).superRefine((value, ctx) => {
+      const error = patternShapeError(value);
+      if (error) ctx.addIssue({ code: 'custom', message: error });
+    }),
   )
   .max(MAX_LIST_ENTRIES);
 
 const customRule = z.strictObject({
-  condition: z.string().superRefine((value, ctx) => {
+  condition: storableText(16_384).superRefine((value, ctx) => {
     try {
       compileCondition(value);
     } catch (error) {
@@ -43,7 +41,7 @@ const customRule = z.strictObject({
     }
   }),
   score_impact: z.number().int().min(MIN_SCORE_IMPACT).max(MAX_SCORE_IMPACT),
-  description: z.string().max(2000),
+  description: storableText(6000),
 });
 
 /** A request body: every field optional; an omitted one is the empty default (PUT is a full replacement). */
