@@ -20,7 +20,7 @@ module.exports = {
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
     { ...shared, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts'] },
     { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
-    // Fault tests that take shared infrastructure down: npm test runs them alone, after the rest.
+    // Tests that take shared infrastructure down or compare latencies: npm test runs them alone, after the rest.
     { ...shared, displayName: 'faults', testMatch: ['<rootDir>/test/faults/**/*.fault-spec.ts'] },
   ],
 };

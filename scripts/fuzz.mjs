@@ -14,7 +14,9 @@ const runs = Number(values.runs);
 if (!(runs > 0)) die(`--runs takes a positive number, got ${values.runs}`);
 const seed = values.seed ?? String(Date.now() % 2 ** 31);
 if (!Number.isInteger(Number(seed))) die(`--seed takes an integer, got ${values.seed}`);
-console.log(`fuzz: ${runs} runs per property, seed ${seed} (replay with: npm run fuzz -- --runs ${runs} --seed ${seed})`);
+console.log(
+  `fuzz: ${runs} runs per property, seed ${seed} (replay with: npm run fuzz -- --runs ${runs} --seed ${seed})`,
+);
 const result = spawnSync('node', ['scripts/test.mjs', '--testTimeout=3600000', 'test/fuzz'], {
   cwd: root,
   stdio: 'inherit',

@@ -92,11 +92,11 @@ if (extraArgs.length > 0) {
   phases.push(runJest('selected', ['--maxWorkers=2', ...extraArgs]));
 } else {
   phases.push(runJest('main', ['--maxWorkers=2', '--selectProjects', 'unit', 'integration', 'e2e']));
-  // The fault phase takes the broker or the run's database down, so its tests run alone, one at a
-  // time; the broker is stopped only when this run manages it.
+  // The fault phase takes the broker or the run's database down, or compares latencies, so its tests
+  // run alone, one at a time; the broker is stopped only when this run manages it.
   const faultArgs = ['--runInBand', '--selectProjects', 'faults'];
   if (managesLocalBroker()) {
-    say('fault phase: tests that take the broker or the database down, one at a time');
+    say('fault phase: tests that take the broker or the database down, or compare latencies, one at a time');
   } else {
     say('fault phase: broker-outage test not run (the broker in use is not run by this checkout)');
     faultArgs.push('--testPathIgnorePatterns', 'broker-outage');

@@ -2,7 +2,7 @@ import { percentile } from '@agentwatch/bench';
 import { call, createOrganization, fuzzBudget, RunningStack, startStack, TestOrganization } from '@agentwatch/testing';
 import fc from 'fast-check';
 import { v4 as uuidv4 } from 'uuid';
-import { IngestRequest, pathologicalRequest } from './ingest-arbitraries';
+import { IngestRequest, pathologicalRequest } from '../fuzz/ingest-arbitraries';
 
 const RATE_LIMIT_RPS = 20;
 const B_BATCHES = 60;
