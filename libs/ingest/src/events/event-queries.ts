@@ -1,4 +1,4 @@
-import { ACTION_TYPES, DECISIONS, isoDateTime } from '@agentwatch/contracts';
+import { ACTION_TYPES, DECISIONS, isoDateTime, storableText, TEXT_LIMITS, uuid } from '@agentwatch/contracts';
 import { OrgScope } from '@agentwatch/db';
 import { badRequest, notFound } from '@agentwatch/http';
 import { Injectable } from '@nestjs/common';
@@ -9,10 +9,11 @@ import { SqlFilter } from '../shared/sql-filter';
 import { EVENT_COLUMNS, EventRow, EventView, toEventView } from './event-view';
 
 export const eventFilters = z.object({
-  agent_id: z.string().max(256).optional(),
-  session_id: z.uuid().optional(),
+  // The ingest domain: a value no event can hold (a NUL, say) is a 400, not a query Postgres refuses.
+  agent_id: storableText(TEXT_LIMITS.agentId).optional(),
+  session_id: uuid.optional(),
   action_type: z.enum(ACTION_TYPES).optional(),
-  tool_name: z.string().max(1024).optional(),
+  tool_name: storableText(TEXT_LIMITS.toolName).optional(),
   min_risk: riskParam.optional(),
   max_risk: riskParam.optional(),
   since: isoDateTime.optional(),

@@ -1,4 +1,4 @@
-import { isoDateTime, SESSION_STATES, uuid } from '@agentwatch/contracts';
+import { isoDateTime, SESSION_STATES, storableText, TEXT_LIMITS, uuid } from '@agentwatch/contracts';
 import { OrgScope } from '@agentwatch/db';
 import { notFound } from '@agentwatch/http';
 import { Injectable } from '@nestjs/common';
@@ -10,7 +10,7 @@ import { SESSION_COLUMNS, SessionRow, SessionView, toSessionView } from './sessi
 
 export const sessionFilters = z.object({
   state: z.enum(SESSION_STATES).optional(),
-  platform: z.string().max(128).optional(),
+  platform: storableText(TEXT_LIMITS.platform).optional(),
   parent_id: uuid.optional(),
   root_only: booleanParam.optional(),
   since: isoDateTime.optional(),
