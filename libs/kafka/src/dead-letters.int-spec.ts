@@ -36,7 +36,7 @@ describe('a record the database refuses', () => {
     kafka = createKafka(settings);
     admin = kafka.admin();
     await admin.connect();
-    for (const topic of ['refused.v1', 'shared.v1', 'outage.v1']) {
+    for (const topic of ['refused.v1', 'shared.v1', 'outage.v1', 'upsert.v1']) {
       await createTopic(admin, settings.prefix + topic, 1);
       await createTopic(admin, settings.prefix + deadLetterTopic(topic), 1);
     }
@@ -50,6 +50,10 @@ describe('a record the database refuses', () => {
       );
       await owner.query(`GRANT SELECT, INSERT ON ${table} TO agentwatch_projector`);
     }
+    await owner.query(
+      'CREATE TABLE upsert_rows (org_id text, n integer, seen integer NOT NULL, PRIMARY KEY (org_id, n))',
+    );
+    await owner.query('GRANT SELECT, INSERT, UPDATE ON upsert_rows TO agentwatch_projector');
     projector = await new DataSource({ type: 'postgres', url: config.projectorUrl }).initialize();
     publisher = new EventPublisher(kafka, settings);
     await publisher.onModuleInit();
@@ -58,7 +62,9 @@ describe('a record the database refuses', () => {
   afterAll(async () => {
     await Promise.all(runners.map((r) => r.stop()));
     await publisher.onApplicationShutdown();
-    await owner.query('DROP TABLE IF EXISTS refused_rows, shared_strict, shared_lenient, outage_rows, outage_away');
+    await owner.query(
+      'DROP TABLE IF EXISTS refused_rows, shared_strict, shared_lenient, outage_rows, outage_away, upsert_rows',
+    );
     await owner.query(`DELETE FROM projection_checkpoints WHERE consumer_group LIKE $1`, [`${group('')}%`]);
     await Promise.all([owner.destroy(), projector.destroy()]);
     await admin.disconnect();
@@ -236,6 +242,38 @@ describe('a record the database refuses', () => {
     );
     expect(await ns('outage_rows')).toEqual([1, 2, 3, 4, 5]);
     expect(await deadLetters('outage.v1')).toEqual([]);
+  });
+
+  it('lands both records of a batch refused only for holding them together (one upsert naming a row twice)', async () => {
+    // Published before the runner starts, in one produce: the four records arrive as one batch.
+    await publish(
+      'upsert.v1',
+      [1, 2, 1, 3].map((n) => ({ org: ORG_A, n })),
+    );
+    await start('upsert', 'upsert.v1', [
+      {
+        ...member('upsert', 'upsert.v1', ''),
+        apply: async ({ tx, records }) => {
+          await tx.query(
+            `INSERT INTO upsert_rows (org_id, n, seen) SELECT o, n, 1 FROM unnest($1::text[], $2::int[]) AS r(o, n)
+             ON CONFLICT (org_id, n) DO UPDATE SET seen = upsert_rows.seen + 1`, // 21000 when n repeats
+            [records.map((r) => r.orgId), records.map((r) => r.payload.n)],
+          );
+        },
+      },
+    ]);
+    const high = await highWatermark('upsert.v1');
+    await eventually(
+      () => checkpoint('upsert', 'upsert.v1'),
+      (c) => c === high,
+      { what: 'upsert checkpoint' },
+    );
+    expect(await owner.query('SELECT n, seen FROM upsert_rows ORDER BY n')).toEqual([
+      { n: 1, seen: 2 },
+      { n: 2, seen: 1 },
+      { n: 3, seen: 1 },
+    ]);
+    expect(await deadLetters('upsert.v1')).toEqual([]);
   });
 
   describe('agentwatch dlq (the built CLI)', () => {
