@@ -25,6 +25,7 @@ import { Command } from 'commander';
 import { v7 as uuidv7 } from 'uuid';
 import { projectorConfigFromEnv } from '../../projector/src/config';
 import { rebuildProjections, selectProjections } from '../../projector/src/rebuild';
+import { dlqCommand } from './dlq';
 import { progressReporter } from './progress';
 import { SimulateArgs, simulate } from './simulate';
 import { TailArgs, tail } from './tail';
@@ -109,6 +110,8 @@ program
   .action(async (options: ExportArgs) => {
     await runTopicExport(kafkaSettingsFromEnv('agentwatch-export'), options);
   });
+
+program.addCommand(dlqCommand());
 
 program
   .command('teardown-test-run')

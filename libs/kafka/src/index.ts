@@ -1,4 +1,7 @@
 export * from './checkpoint-store';
+export * from './dead-letter-commands';
+export * from './dead-letter-records';
+export * from './dead-letters';
 export * from './event-publisher';
 export * from './failpoint';
 export * from './kafka.client';
@@ -9,6 +12,7 @@ export * from './metrics';
 export * from './projection.transport';
 export * from './projection-lag';
 export * from './projection-runner';
+export * from './projection-types';
 export * from './topic-admin';
 export * from './topic-export';
 export * from './topic-export-command';

@@ -44,7 +44,7 @@ export const metrics = {
   }),
   deadLetters: new Counter({
     name: 'agentwatch_dead_letters_total',
-    help: 'Records sent to a dead-letter topic',
-    labelNames: ['projection', 'topic'],
+    help: 'Records sent to a dead-letter topic; reason: decode (schema) or refused (by the database for its content)',
+    labelNames: ['projection', 'topic', 'reason'],
   }),
 };

@@ -1,42 +1,17 @@
-import { deadLetterTopic, fromWire, MalformedEnvelopeError } from '@agentwatch/contracts';
+import { fromWire, MalformedEnvelopeError } from '@agentwatch/contracts';
 import { Logger } from '@nestjs/common';
-import { Consumer, EachBatchPayload, Kafka, KafkaMessage, Producer } from 'kafkajs';
-import { DataSource, EntityManager } from 'typeorm';
+import { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
+import { DataSource } from 'typeorm';
 import { z } from 'zod';
 import { CheckpointStore } from './checkpoint-store';
-import { delayPoint, failpoint } from './failpoint';
+import { DeadLetter, DeadLetterSender, REDRIVE_PROJECTION_HEADER } from './dead-letters';
+import { failpoint } from './failpoint';
 import { metrics } from './metrics';
 import { OffsetCommitter } from './offset-committer';
-
-export interface ProjectedRecord<T> {
-  id: string;
-  type: string;
-  /** CloudEvents time: when the record was appended. */
-  time: string;
-  orgId: string;
-  payload: T;
-  partition: number;
-  offset: string;
-}
-
-export interface ProjectionBatch<T = unknown> {
-  /** The transaction that also advances the checkpoint: write the batch's rows through it. */
-  tx: EntityManager;
-  /** The base topic name (without deployment prefix). */
-  topic: string;
-  records: ProjectedRecord<T>[];
-}
-
-/** One read model fed by a runner: its own checkpoints, applied in the runner's transactions. */
-export interface RunnerMember<T> {
-  /** The projection's name, for metrics and logs. */
-  name: string;
-  /** Its checkpoint key, already prefixed. */
-  group: string;
-  /** The base topic names it reads (a subset of the runner's). */
-  topics: string[];
-  apply: (batch: ProjectionBatch<T>) => Promise<void>;
-}
+import { FencedError, MemberPosition, PartitionCommits } from './partition-commits';
+import { commitIsolating } from './poison-isolation';
+import { ProjectedRecord, RunnerMember } from './projection-types';
+import { sqlstateOf } from './refusal';
 
 export interface ProjectionRunnerOptions<T> {
   /** The consumer's name, for logs and consumer metrics. */
@@ -72,8 +47,6 @@ export interface ProjectionRunnerOptions<T> {
 export const DEFAULT_FETCH_BYTES = 2 * 1024 * 1024;
 export const DEFAULT_CONCURRENCY = 4;
 
-class FencedError extends Error {}
-
 /** How long a stop waits for the batches in flight and then for the group to be left. */
 const STOP_GRACE_MS = 30_000;
 
@@ -90,6 +63,7 @@ const envelopeHeaders = ({ headers = {} }: KafkaMessage) => ({
   ce_type: headerText(headers.ce_type),
   ce_time: headerText(headers.ce_time),
   org_id: headerText(headers.org_id),
+  redrive_projection: headerText(headers[REDRIVE_PROJECTION_HEADER]),
 });
 
 const nextOf = (offset: string) => (BigInt(offset) + 1n).toString();
@@ -114,7 +88,7 @@ const lowest = (offsets: (string | null)[]): string =>
 export class ProjectionRunner<T> {
   private readonly logger: Logger;
   private consumer: Consumer;
-  private readonly dlqProducer: Producer;
+  private readonly deadLetters: DeadLetterSender;
   private readonly store: CheckpointStore;
   private readonly committer = new OffsetCommitter(
     (offsets) => this.consumer.commitOffsets(offsets),
@@ -141,11 +115,11 @@ export class ProjectionRunner<T> {
       ...(options.schema ? [`SET LOCAL search_path TO ${options.schema}, public`] : []),
     ].join('; ');
     this.consumer = this.createConsumer();
-    this.dlqProducer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+    this.deadLetters = new DeadLetterSender(kafka, options.consumerGroup, this.logger);
   }
 
   async start(): Promise<void> {
-    await this.dlqProducer.connect();
+    await this.deadLetters.connect();
     await this.run(this.consumer);
   }
 
@@ -234,7 +208,7 @@ export class ProjectionRunner<T> {
     if ((await within(this.consumer.disconnect(), STOP_GRACE_MS)) === 'timed out') {
       this.logger.warn('stopping: the consumer did not leave its group in time; its session will expire');
     }
-    await within(this.dlqProducer.disconnect(), STOP_GRACE_MS);
+    await within(this.deadLetters.disconnect(), STOP_GRACE_MS);
   }
 
   private async seekToCheckpoints(assignment: Record<string, number[]>): Promise<void> {
@@ -295,7 +269,7 @@ export class ProjectionRunner<T> {
     );
     // A member without a checkpoint starts at the low watermark: asked of the broker once, not per member.
     const low = checkpoints.some((c) => c.expected === null) ? await this.lowWatermark(topic, partition) : null;
-    const members = checkpoints.map((c) => ({ ...c, start: c.expected ?? (low as string) }));
+    const members: MemberPosition<T>[] = checkpoints.map((c) => ({ ...c, start: c.expected ?? (low as string) }));
     const start = lowest(members.map((m) => m.start));
 
     // Kafka handed us records past a checkpoint (its offsets ran ahead of a reset database):
@@ -314,23 +288,15 @@ export class ProjectionRunner<T> {
       const stopTimer = metrics.projectionBatchSeconds.startTimer({ projection: this.options.name });
       const records = await this.decodeOrDeadLetter(topic, partition, fresh);
       const next = nextOf(fresh[fresh.length - 1].offset);
-      // A member whose checkpoint is already past this batch (a rebuild swapped in) sits it out.
-      const behind = members.filter((m) => BigInt(m.start) < BigInt(next));
+      const behind = members.filter((m) => BigInt(m.start) < BigInt(next)).map((m) => m.member.name);
+      const commits = this.commitsOf(topic, partition, members, fresh);
       try {
-        await this.dataSource.transaction(async (tx) => {
-          if (this.transactionSettings) await tx.query(this.transactionSettings);
-          for (const { member, expected, start: memberStart } of behind) {
-            const unseen =
-              memberStart === start ? records : records.filter((r) => BigInt(r.offset) >= BigInt(memberStart));
-            if (unseen.length > 0) {
-              await member.apply({ tx, topic: topic.slice(this.options.prefix.length), records: unseen });
-            }
-            if (!(await this.store.advance(tx, member.group, topic, partition, expected, next))) {
-              throw new FencedError(member.group);
-            }
-          }
-          await delayPoint('projector.in-transaction');
-        });
+        const refused = await commitIsolating(commits, { records, next });
+        if (refused !== null) {
+          this.logger.warn(
+            `batch ${topic}/${partition}@${fresh[0].offset}..${next} refused (${sqlstateOf(refused) ?? '?'}): committed in parts around the records refused`,
+          );
+        }
       } catch (error) {
         if (!(error instanceof FencedError)) throw error;
         this.logger.warn(`checkpoint of ${topic}:${partition} moved under us: another member owns it now; re-reading`);
@@ -340,13 +306,8 @@ export class ProjectionRunner<T> {
         return;
       }
       failpoint('projector.after-db-commit');
-      for (const { member } of behind) this.checkpoints.set(`${member.group}/${topic}:${partition}`, next);
       stopTimer();
-      this.observe(
-        topic,
-        records,
-        behind.map((m) => m.member.name),
-      );
+      this.observe(topic, records, behind);
     }
     for (const member of this.membersOf(topic)) {
       metrics.consumerLag.set(
@@ -362,6 +323,21 @@ export class ProjectionRunner<T> {
     await heartbeat();
   }
 
+  private commitsOf(topic: string, partition: number, positions: MemberPosition<T>[], messages: KafkaMessage[]) {
+    return new PartitionCommits<T>({
+      dataSource: this.dataSource,
+      store: this.store,
+      transactionSettings: this.transactionSettings,
+      topic,
+      baseTopic: topic.slice(this.options.prefix.length),
+      partition,
+      positions,
+      messages: new Map(messages.map((m) => [m.offset, m])),
+      deadLetters: this.deadLetters,
+      advanced: (group, next) => this.checkpoints.set(`${group}/${topic}:${partition}`, next),
+    });
+  }
+
   private observe(topic: string, records: ProjectedRecord<T>[], projections: string[]): void {
     const now = Date.now();
     const latencies = records.map((r) => (now - Date.parse(r.time)) / 1000).filter((s) => !Number.isNaN(s));
@@ -375,14 +351,11 @@ export class ProjectionRunner<T> {
   private async decodeOrDeadLetter(topic: string, partition: number, messages: KafkaMessage[]) {
     const schema = this.options.topics[topic.slice(this.options.prefix.length)];
     const records: ProjectedRecord<T>[] = [];
-    const dead: { message: KafkaMessage; error: string }[] = [];
+    const dead: DeadLetter[] = [];
     for (const message of messages) {
       try {
-        const wire = fromWire(
-          message.key?.toString() ?? null,
-          message.value?.toString() ?? null,
-          envelopeHeaders(message),
-        );
+        const headers = envelopeHeaders(message);
+        const wire = fromWire(message.key?.toString() ?? null, message.value?.toString() ?? null, headers);
         const payload = schema.safeParse(wire.payload);
         if (!payload.success) throw new MalformedEnvelopeError(`payload: ${payload.error.message}`);
         records.push({
@@ -393,34 +366,15 @@ export class ProjectionRunner<T> {
           payload: payload.data,
           partition,
           offset: message.offset,
+          ...(headers.redrive_projection ? { onlyFor: headers.redrive_projection } : {}),
         });
       } catch (error) {
         if (!(error instanceof MalformedEnvelopeError)) throw error;
-        dead.push({ message, error: error.message });
+        dead.push({ topic, partition, message, reason: 'decode', projection: this.options.name, error: error.message });
       }
     }
-    if (dead.length > 0) {
-      // Sent before the batch's transaction commits, so a crash in between repeats the send: the
-      // dead-letter topic is at-least-once, and (source topic, partition, offset) identifies a record.
-      metrics.deadLetters.inc({ projection: this.options.name, topic }, dead.length);
-      this.logger.warn(`${dead.length} poison record(s) on ${topic}/${partition} sent to ${deadLetterTopic(topic)}`);
-      await this.dlqProducer.send({
-        topic: deadLetterTopic(topic),
-        acks: -1,
-        messages: dead.map(({ message, error }) => ({
-          key: message.key,
-          value: message.value,
-          headers: {
-            ...message.headers,
-            dlq_error: error.slice(0, 2000),
-            dlq_source_topic: topic,
-            dlq_source_partition: String(partition),
-            dlq_source_offset: message.offset,
-            dlq_consumer_group: this.options.consumerGroup,
-          },
-        })),
-      });
-    }
+    // Sent before the batch's transaction commits (see DeadLetterSender).
+    await this.deadLetters.send(dead);
     return records;
   }
 }

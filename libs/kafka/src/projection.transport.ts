@@ -5,7 +5,8 @@ import { lastValueFrom } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { z } from 'zod';
 import { KafkaSettings } from './kafka.settings';
-import { DEFAULT_CONCURRENCY, DEFAULT_FETCH_BYTES, ProjectionBatch, ProjectionRunner } from './projection-runner';
+import { DEFAULT_CONCURRENCY, DEFAULT_FETCH_BYTES, ProjectionRunner } from './projection-runner';
+import { ProjectionBatch } from './projection-types';
 
 export interface ProjectionDefinition {
   /** The `@EventPattern` of the handler that applies a batch, and the consumer group's suffix. */

@@ -31,7 +31,7 @@ export function selectionFromArgs(args: ExportArgs, now: number): ExportSelectio
 }
 
 /** Warnings and errors only: a person reading progress does not need the client's chatter. */
-class StderrLogger implements LoggerService {
+export class StderrLogger implements LoggerService {
   constructor(private readonly stderr: Writable) {}
   log(): void {}
   warn(message: unknown, context?: string): void {

@@ -93,26 +93,48 @@ export async function exportTopic(
     await admin.disconnect();
   }
   observer.start(options.topic, ranges.length, recordsInRange(ranges));
+  const counts = await readRanges(kafka, { topic, prefix: options.prefix, ranges }, observer, async (record) => {
+    if (!selects(options.selection, record)) return false;
+    await sink(formatLine(toExportLine(options.topic, record)));
+    return true;
+  });
+  observer.finish(counts.read, counts.exported);
+  return { ...counts, ranges };
+}
+
+/** Takes one record; true when it was kept (exported, say), which the counts report. */
+export type RecordTaker = (record: ExportRecord) => Promise<boolean>;
+
+/**
+ * Reads the given offset ranges of one topic (deployment prefix included), once each, in offset order
+ * per partition; every range must end at or below its partition's high watermark.
+ */
+export async function readRanges(
+  kafka: Kafka,
+  options: { topic: string; prefix: string; ranges: PartitionRange[] },
+  observer: Pick<ExportObserver, 'update'>,
+  take: RecordTaker,
+): Promise<{ read: number; exported: number }> {
+  const { topic, ranges } = options;
   const next = new Map(ranges.filter((r) => r.start < r.end).map((r) => [r.partition, r.start]));
   const end = new Map(ranges.map((r) => [r.partition, r.end]));
   const counts = { read: 0, exported: 0 };
-  if (next.size > 0) await consume(kafka, options, topic, { next, end, counts, sink, observer });
-  observer.finish(counts.read, counts.exported);
-  return { ...counts, ranges };
+  if (next.size > 0) await consume(kafka, options.prefix, topic, { next, end, counts, take, observer });
+  return counts;
 }
 
 interface ReadState {
   next: Map<number, bigint>;
   end: Map<number, bigint>;
   counts: { read: number; exported: number };
-  sink: LineSink;
-  observer: ExportObserver;
+  take: RecordTaker;
+  observer: Pick<ExportObserver, 'update'>;
 }
 
-async function consume(kafka: Kafka, options: TopicExportOptions, topic: string, state: ReadState): Promise<void> {
+async function consume(kafka: Kafka, prefix: string, topic: string, state: ReadState): Promise<void> {
   const { next, end, counts } = state;
   const consumer = kafka.consumer({
-    groupId: `${options.prefix}agentwatch-export-${randomUUID()}`,
+    groupId: `${prefix}agentwatch-export-${randomUUID()}`,
     allowAutoTopicCreation: false,
     maxWaitTimeInMs: 500,
   });
@@ -169,11 +191,7 @@ async function consume(kafka: Kafka, options: TopicExportOptions, topic: string,
       if (offset >= end.get(partition)!) break;
       next.set(partition, offset + 1n);
       counts.read++;
-      const record = toRecord(partition, message);
-      if (selects(options.selection, record)) {
-        await state.sink(formatLine(toExportLine(options.topic, record)));
-        counts.exported++;
-      }
+      if (await state.take(toRecord(partition, message))) counts.exported++;
       if (counts.read % 500 === 0) await heartbeat();
     }
     state.observer.update(counts.read, counts.exported);

@@ -11,6 +11,7 @@ import { EventsKnownRiskByJoin1732924800000 } from './1732924800000-events-known
 import { ScoreDetailsAsJson1733011200000 } from './1733011200000-score-details-as-json';
 import { RateLimitsUnlogged1733097600000 } from './1733097600000-rate-limits-unlogged';
 import { EventRiskWaitingOnly1733184000000 } from './1733184000000-event-risk-waiting-only';
+import { DeadLetterRedrives1733270400000 } from './1733270400000-dead-letter-redrives';
 
 export { EVENT_RISK_LOCK } from './1732320000000-scoring';
 
@@ -28,6 +29,7 @@ export const MIGRATIONS = [
   ScoreDetailsAsJson1733011200000,
   RateLimitsUnlogged1733097600000,
   EventRiskWaitingOnly1733184000000,
+  DeadLetterRedrives1733270400000,
 ];
 
 /** Tables the API writes itself (commands, not projections); everything else it may only read. */

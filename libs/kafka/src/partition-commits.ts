@@ -1,0 +1,128 @@
+import { KafkaMessage } from 'kafkajs';
+import { DataSource, EntityManager } from 'typeorm';
+import { CheckpointStore } from './checkpoint-store';
+import { DeadLetter, DeadLetterSender } from './dead-letters';
+import { delayPoint } from './failpoint';
+import { ProjectedRecord, RunnerMember } from './projection-types';
+import { classifyFailure, sqlstateOf } from './refusal';
+
+/** The checkpoint moved under a compare-and-set: another consumer owns the partition now. */
+export class FencedError extends Error {}
+
+/** Where one member of the runner stands on the partition; moved forward by every commit. */
+export interface MemberPosition<T> {
+  member: RunnerMember<T>;
+  /** The stored checkpoint (null: none yet), what the next compare-and-set expects. */
+  expected: string | null;
+  /** The first offset it has not applied. */
+  start: string;
+}
+
+export interface PartitionCommitsOptions<T> {
+  dataSource: DataSource;
+  store: CheckpointStore;
+  /** Run first in every transaction (SET LOCAL …), or empty. */
+  transactionSettings: string;
+  /** The topic as consumed, deployment prefix included. */
+  topic: string;
+  /** The topic's contract name, what members are told. */
+  baseTopic: string;
+  partition: number;
+  positions: MemberPosition<T>[];
+  /** The fetched records by offset: what a dead letter carries is the original, not the decoded form. */
+  messages: Map<string, KafkaMessage>;
+  deadLetters: DeadLetterSender;
+  /** Told after each commit, so the runner's checkpoint cache follows committed parts. */
+  advanced: (group: string, next: string) => void;
+}
+
+/**
+ * The transactions of one partition's batch: each applies a run of records to every member that
+ * has not seen them and moves those members' checkpoints, by compare-and-set, to the offset after
+ * the run. Rows and checkpoint commit together, so a batch committed in several parts is still
+ * exactly-once: a crash between parts resumes at the last part's checkpoint.
+ */
+export class PartitionCommits<T> {
+  constructor(private readonly o: PartitionCommitsOptions<T>) {}
+
+  /** Applies `records` (ascending) and moves the checkpoints to `next`; throws what the transaction threw. */
+  async commit(records: ProjectedRecord<T>[], next: string): Promise<void> {
+    await this.transaction(next, async (tx, position) => {
+      const unseen = unseenBy(position, records);
+      if (unseen.length > 0) await this.apply(tx, position, unseen);
+    });
+  }
+
+  /**
+   * Applies one record that a batch was refused for, member by member, each inside a savepoint: a
+   * member that refuses it for its content gets a dead letter (sent before the commit that skips
+   * it), the others keep their rows, and every checkpoint moves past it.
+   */
+  async commitAlone(record: ProjectedRecord<T>, next: string): Promise<void> {
+    await this.transaction(next, async (tx, position, refusals) => {
+      if (unseenBy(position, [record]).length === 0) return;
+      await tx.query('SAVEPOINT member_apply');
+      try {
+        await this.apply(tx, position, [record]);
+        await tx.query('RELEASE SAVEPOINT member_apply');
+      } catch (error) {
+        if (classifyFailure(error) !== 'content') throw error;
+        await tx.query('ROLLBACK TO SAVEPOINT member_apply');
+        refusals.push(this.refusal(record, position.member.name, error));
+      }
+    });
+  }
+
+  private async transaction(
+    next: string,
+    applyTo: (tx: EntityManager, position: MemberPosition<T>, refusals: DeadLetter[]) => Promise<void>,
+  ): Promise<void> {
+    // A member whose checkpoint is already past this run (a rebuild swapped in) sits it out.
+    const behind = this.o.positions.filter((p) => BigInt(p.start) < BigInt(next));
+    await this.o.dataSource.transaction(async (tx) => {
+      if (this.o.transactionSettings) await tx.query(this.o.transactionSettings);
+      const refusals: DeadLetter[] = [];
+      for (const position of behind) {
+        await applyTo(tx, position, refusals);
+        const { member, expected } = position;
+        if (!(await this.o.store.advance(tx, member.group, this.o.topic, this.o.partition, expected, next))) {
+          throw new FencedError(member.group);
+        }
+      }
+      await this.o.deadLetters.send(refusals);
+      await delayPoint('projector.in-transaction');
+    });
+    for (const position of behind) {
+      position.expected = next;
+      position.start = next;
+      this.o.advanced(position.member.group, next);
+    }
+  }
+
+  private async apply(tx: EntityManager, position: MemberPosition<T>, records: ProjectedRecord<T>[]): Promise<void> {
+    const name = position.member.name;
+    const own = records.some((r) => r.onlyFor !== undefined)
+      ? records.filter((r) => (r.onlyFor ?? name) === name)
+      : records;
+    if (own.length > 0) await position.member.apply({ tx, topic: this.o.baseTopic, records: own });
+  }
+
+  private refusal(record: ProjectedRecord<T>, projection: string, error: unknown): DeadLetter {
+    const message = this.o.messages.get(record.offset);
+    if (!message) throw new Error(`record ${this.o.topic}/${this.o.partition}@${record.offset} is not in its batch`);
+    return {
+      topic: this.o.topic,
+      partition: this.o.partition,
+      message,
+      reason: 'refused',
+      projection,
+      error: error instanceof Error ? error.message : String(error),
+      sqlstate: sqlstateOf(error),
+    };
+  }
+}
+
+const unseenBy = <T>(position: MemberPosition<T>, records: ProjectedRecord<T>[]) =>
+  records.length > 0 && BigInt(records[0].offset) >= BigInt(position.start)
+    ? records
+    : records.filter((r) => BigInt(r.offset) >= BigInt(position.start));
