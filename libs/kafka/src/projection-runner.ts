@@ -11,7 +11,7 @@ import { OffsetCommitter } from './offset-committer';
 import { FencedError, MemberPosition, PartitionCommits } from './partition-commits';
 import { commitIsolating } from './poison-isolation';
 import { ProjectedRecord, RunnerMember } from './projection-types';
-import { sqlstateOf } from './refusal';
+import { sqlstateOf, withoutRecordContent } from './refusal';
 
 export interface ProjectionRunnerOptions<T> {
   /** The consumer's name, for logs and consumer metrics. */
@@ -298,7 +298,8 @@ export class ProjectionRunner<T> {
           );
         }
       } catch (error) {
-        if (!(error instanceof FencedError)) throw error;
+        if (!(error instanceof FencedError))
+          throw withoutRecordContent(error, `batch ${topic}/${partition}@${fresh[0].offset}`);
         this.logger.warn(`checkpoint of ${topic}:${partition} moved under us: another member owns it now; re-reading`);
         for (const { member } of members) this.checkpoints.delete(`${member.group}/${topic}:${partition}`);
         const current = await Promise.all(members.map((m) => this.checkpoint(m.member.group, topic, partition)));

@@ -1,4 +1,4 @@
-import { classifyFailure, sqlstateOf } from './refusal';
+import { classifyFailure, sqlstateOf, withoutRecordContent } from './refusal';
 
 /** What pg throws for an error response: the server's severity and SQLSTATE on an Error. */
 const pgError = (code: string) => Object.assign(new Error(`server said ${code}`), { code, severity: 'ERROR' });
@@ -56,5 +56,18 @@ describe('sqlstateOf', () => {
     expect(sqlstateOf({ code: 'EPIPE', driverError: new Error('socket') })).toBeUndefined();
     expect(sqlstateOf({ code: 23514, severity: 'ERROR' })).toBeUndefined();
     expect(sqlstateOf(undefined)).toBeUndefined();
+  });
+});
+
+describe('a failed batch as kafkajs logs it', () => {
+  it('keeps the message and the SQLSTATE, and drops the parameters the statement carried', () => {
+    const failed = Object.assign(new Error('connection terminated'), {
+      query: 'INSERT INTO events …',
+      parameters: [['secret argument']],
+      driverError: { code: '57P01', severity: 'FATAL' },
+    });
+    const reported = withoutRecordContent(failed, 'batch t/0@12');
+    expect(reported.message).toBe('batch t/0@12: connection terminated (SQLSTATE 57P01)');
+    expect(JSON.stringify(reported, Object.getOwnPropertyNames(reported))).not.toContain('secret argument');
   });
 });

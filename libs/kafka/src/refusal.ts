@@ -40,3 +40,14 @@ export function classifyFailure(error: unknown): FailureKind {
   const state = sqlstateOf(error);
   return state !== undefined && CONTENT_CLASSES.has(state.slice(0, 2)) ? 'content' : 'transient';
 }
+
+/**
+ * What a failed batch is reported as to kafkajs, which logs the error it is handed with all of its
+ * properties: TypeORM's QueryFailedError carries the statement's parameters, the records' content.
+ * Only the message and the SQLSTATE go on.
+ */
+export function withoutRecordContent(error: unknown, where: string): Error {
+  const state = sqlstateOf(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return new Error(`${where}: ${message}${state ? ` (SQLSTATE ${state})` : ''}`);
+}
