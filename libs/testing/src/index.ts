@@ -9,3 +9,4 @@ export * from './processes';
 export * from './produce';
 export * from './scoring-stack';
 export * from './stack';
+export * from './test-env';
