@@ -205,6 +205,41 @@ describe('identity: JWTs, organizations, deploy tokens, machine enrollment', () 
       await expectRefused(await idp.token(claims, { foreignKey: true }));
     });
 
+    it('refuses, with 401 on every route, a valid token whose organization claim names no organization', async () => {
+      const token = await idp.token({ sub: `mallory-${randomUUID()}`, org_id: randomUUID() });
+      const routes: [string, string, unknown?][] = [
+        ['POST', '/v1/deploy-tokens', { name: 'fleet' }],
+        ['GET', '/v1/deploy-tokens'],
+        ['POST', '/v1/tenant', { name: 'ghost' }],
+        ['POST', '/v1/events/ingest', { events: [{ action_type: 'FILE_READ', timestamp: new Date().toISOString() }] }],
+        [
+          'POST',
+          '/v1/sessions/ingest',
+          { session_id: randomUUID(), state: 'active', timestamp: new Date().toISOString() },
+        ],
+        ['GET', '/v1/sessions'],
+        ['GET', `/v1/sessions/${session}/events`],
+        ['GET', '/v1/events'],
+        ['GET', '/v1/events/stats'],
+        ['GET', '/v1/agents'],
+        ['POST', '/v1/api-keys', { name: 'k' }],
+      ];
+      for (const [method, path, body] of routes) {
+        const answer = await api(path, { method, token, body });
+        expect({ method, path, status: answer.status, body: answer.body }).toEqual({
+          method,
+          path,
+          status: 401,
+          body: { error: 'Invalid token' },
+        });
+      }
+      // The same claim naming an existing organization is served.
+      const known = await idp.token({ sub: `mallory-${randomUUID()}`, org_id: orgId });
+      expect((await api('/v1/deploy-tokens', { method: 'POST', token: known, body: { name: 'fleet' } })).status).toBe(
+        201,
+      );
+    });
+
     it("never lets a token whose organization claim names another organization read this one's data", async () => {
       const other = await tenant(`grace-${randomUUID()}`);
       const answer = await api(`/v1/sessions/${session}/events`, {

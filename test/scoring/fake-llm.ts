@@ -11,7 +11,7 @@ export interface FakeLlm {
 /**
  * An OpenAI-compatible chat-completions endpoint over real HTTP. It answers `{"score": N}`, N taken
  * from the first `llm-score=N` in the prompt (default 80); a prompt containing `llm-slow` is answered
- * after `slowMs`, past the worker's timeout.
+ * after `slowMs`, past the worker's timeout; one containing `llm-fail` gets a 500.
  */
 export async function startFakeLlm(slowMs = 5000): Promise<FakeLlm> {
   const requests: FakeLlm['requests'] = [];
@@ -33,7 +33,9 @@ export async function startFakeLlm(slowMs = 5000): Promise<FakeLlm> {
             choices: [{ message: { role: 'assistant', content: `{"score": ${score}, "reasoning": "fake"}` } }],
           }),
         );
-      if (prompt.includes('llm-slow')) setTimeout(answer, slowMs).unref();
+      if (prompt.includes('llm-fail')) {
+        res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"overloaded"}}');
+      } else if (prompt.includes('llm-slow')) setTimeout(answer, slowMs).unref();
       else answer();
     });
   });

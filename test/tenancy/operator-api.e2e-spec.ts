@@ -106,25 +106,64 @@ describe('operator API', () => {
     expect((await call(`${cp.url}/v1/tenants/${slug}`, { token: operators.viewer })).status).toBe(200);
   });
 
-  it('validates the request body: 400 for shape, 422 for rules', async () => {
+  it('validates the request body: 400 for shape, 422 for rules, and every detail names the field at fault', async () => {
     const slug = uniqueSlug('val');
-    const cases: [unknown, string | undefined, number, string][] = [
-      [{ ...body(slug), colour: 'blue' }, undefined, 400, 'bad_request'],
-      [undefined, '{"slug": "x",', 400, 'bad_request'],
-      [undefined, `${JSON.stringify(body(slug))}${JSON.stringify(body(slug))}`, 400, 'bad_request'],
-      [{ ...body(slug), gateways: ['gw-1'] }, undefined, 422, 'unprocessable'],
-      [{ ...body(slug), plan_tier: 'trial' }, undefined, 422, 'unprocessable'],
-      [{ ...body(slug), isolation: 'dedicated' }, undefined, 422, 'unprocessable'],
-      [{ ...body(slug), slug: 's'.repeat(57) }, undefined, 422, 'unprocessable'],
-      [{ ...body(slug), owner_email: 'nobody' }, undefined, 422, 'unprocessable'],
-      [{ ...body(slug), notes: 'n'.repeat(2001) }, undefined, 422, 'unprocessable'],
+    const { name: _, ...nameless } = body(slug);
+    const cases: [unknown, string | undefined, number, string, string][] = [
+      [{ ...body(slug), colour: 'blue' }, undefined, 400, 'bad_request', 'colour: unknown field'],
+      [
+        { ...body(slug), colour: 1, size: 2 },
+        undefined,
+        400,
+        'bad_request',
+        'colour: unknown field; size: unknown field',
+      ],
+      [undefined, '{"slug": "x",', 400, 'bad_request', 'body: not one well-formed JSON document'],
+      [
+        undefined,
+        `${JSON.stringify(body(slug))}${JSON.stringify(body(slug))}`,
+        400,
+        'bad_request',
+        'body: not one well-formed JSON document',
+      ],
+      [[body(slug)], undefined, 400, 'bad_request', 'body: must be a JSON object'],
+      [
+        { ...body(slug), gateways: ['gw-1'] },
+        undefined,
+        422,
+        'unprocessable',
+        'gateways: not accepted on this surface',
+      ],
+      [
+        { ...body(slug), plan_tier: 'trial' },
+        undefined,
+        422,
+        'unprocessable',
+        'plan_tier: one of core, team, enterprise',
+      ],
+      [{ ...body(slug), isolation: 'dedicated' }, undefined, 422, 'unprocessable', 'isolation: only shared is offered'],
+      [{ ...body(slug), slug: 's'.repeat(57) }, undefined, 422, 'unprocessable', 'slug: at most 56 characters'],
+      [{ ...body(slug), owner_email: 'nobody' }, undefined, 422, 'unprocessable', 'owner_email: must contain @'],
+      [{ ...body(slug), notes: 'n'.repeat(2001) }, undefined, 422, 'unprocessable', 'notes: at most 2000 characters'],
     ];
-    for (const [payload, raw, status, error] of cases) {
+    for (const [payload, raw, status, error, detail] of cases) {
       const answer = await post('/v1/tenants', operators.alice, payload, raw);
-      expect({ status: answer.status, error: answer.body.error, detail: typeof answer.body.detail }).toEqual({
-        status,
-        error,
-        detail: 'string',
+      expect({ status: answer.status, body: answer.body }).toEqual({ status, body: { error, detail } });
+    }
+    // Zod's own wording does not name the field: the detail still starts with it.
+    const prefixed: [unknown, string[]][] = [
+      [nameless, ['name: ']],
+      [{ ...body(slug), slug: undefined, region: 7 }, ['slug: ', 'region: ']],
+      [{ ...body(slug), security_profile_target: 'audit' }, ['security_profile_target: ']],
+      [{ ...body(slug), dev_endpoints: 'many', server_endpoints: -1 }, ['dev_endpoints: ', 'server_endpoints: ']],
+    ];
+    for (const [payload, fields] of prefixed) {
+      const answer = await post('/v1/tenants', operators.alice, payload);
+      expect({ status: answer.status, error: answer.body.error }).toEqual({ status: 422, error: 'unprocessable' });
+      const parts = (answer.body.detail as string).split('; ');
+      expect({ payload, fields: parts.map((part) => part.slice(0, part.indexOf(': ') + 2)) }).toEqual({
+        payload,
+        fields,
       });
     }
     expect((await call(`${cp.url}/v1/tenants/${slug}`, { token: operators.alice })).status).toBe(404);
@@ -164,9 +203,26 @@ describe('operator API', () => {
 
   it('rejects with a reason (422 when too short), ending the flow in rejected', async () => {
     const slug = await pendingTenant();
-    expect((await post(`/v1/tenants/${slug}/reject`, operators.bob, { reason: '' })).status).toBe(422);
-    expect((await post(`/v1/tenants/${slug}/reject`, operators.bob, { reason: 'x' })).status).toBe(422);
-    expect((await post(`/v1/tenants/${slug}/reject`, operators.bob, { why: 'x' })).status).toBe(400);
+    const refused = async (path: string, payload: unknown) => {
+      const answer = await post(`/v1/tenants/${slug}/${path}`, operators.bob, payload);
+      return { status: answer.status, body: answer.body };
+    };
+    const unprocessable = (detail: string) => ({ status: 422, body: { error: 'unprocessable', detail } });
+    expect(await refused('reject', { reason: '' })).toEqual(unprocessable('reason: at least 3 characters'));
+    expect(await refused('reject', { reason: 'x' })).toEqual(unprocessable('reason: at least 3 characters'));
+    expect(await refused('reject', {})).toEqual(unprocessable('reason: required string'));
+    expect(await refused('cancel', { reason: 'no' })).toEqual(unprocessable('reason: at least 3 characters'));
+    expect(await refused('reject', { why: 'x' })).toEqual({
+      status: 400,
+      body: { error: 'bad_request', detail: 'why: unknown field' },
+    });
+    expect(await refused('approve', { note: 'x' })).toEqual({
+      status: 400,
+      body: { error: 'bad_request', detail: 'note: unknown field' },
+    });
+    expect(await refused('deprovision', { justification: 'too short' })).toEqual(
+      unprocessable('justification: at least 20 characters'),
+    );
     const rejected = await post(`/v1/tenants/${slug}/reject`, operators.bob, { reason: 'not a signed customer' });
     expect(rejected.status).toBe(200);
     expect(rejected.body).toMatchObject({ slug, state: 'rejected' });

@@ -1,4 +1,5 @@
 import { DatabaseModule } from '@agentwatch/db';
+import { HealthController, MetricsController } from '@agentwatch/http';
 import { KafkaModule } from '@agentwatch/kafka';
 import { ScoringApiModule } from '@agentwatch/scoring';
 import { DynamicModule, Module } from '@nestjs/common';
@@ -19,6 +20,8 @@ export class ScoringApiAppModule {
         KafkaModule.forRoot(config.kafka),
         ScoringApiModule.forRoot(config.llm),
       ],
+      // /ready: Kafka (policy changes are published on scoring.policies.v1) and Postgres.
+      controllers: [HealthController, MetricsController],
     };
   }
 }

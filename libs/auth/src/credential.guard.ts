@@ -77,7 +77,9 @@ export const Authenticated = (accept: AcceptedCredential[], { organizationRequir
     UseGuards(CredentialGuard),
     ApiBearerAuth(),
     ApiUnauthorizedResponse({
-      description: '`{"error":"Authorization header required"}` or `{"error":"Invalid token"}`',
+      description:
+        '`{"error":"Authorization header required"}`, or `{"error":"Invalid token"}` for a credential that does not verify, ' +
+        'including a JWT whose organization claim names no organization of this service',
     }),
     ...(organizationRequired
       ? [ApiForbiddenResponse({ description: `A JWT of no organization: \`{"error":"${NO_ORGANIZATION}"}\`` })]

@@ -21,6 +21,7 @@ import { IngestSessions } from './sessions/ingest-sessions';
 import { ListSessionEvents } from './sessions/list-session-events';
 import { SessionQueries } from './sessions/session-queries';
 import { SessionsProjection } from './sessions/sessions.projection';
+import { ListStreamer } from './shared/streamed-list';
 
 export interface IngestApiOptions {
   /** Requests per second per organization and ingest route, and the burst allowed above it. */
@@ -68,6 +69,7 @@ export class IngestApiModule {
         EventStatistics,
         ProjectionLag,
         SessionQueries,
+        ListStreamer,
         ListSessionEvents,
         ListAgents,
       ],

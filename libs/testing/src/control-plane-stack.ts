@@ -4,6 +4,7 @@ import { controlPlaneConfigFromEnv } from '../../../apps/control-plane/src/confi
 import { startControlPlane } from '../../../apps/control-plane/src/main';
 import { FakeIdentityProvider } from './fake-idp';
 import { suiteEnv } from './stack';
+import { infrastructureEnv } from './test-env';
 
 export const OPERATOR_ISSUER = 'https://operators.idp.test';
 export const OPERATOR_CLIENT = 'agentwatch-operator';
@@ -122,7 +123,7 @@ export async function isolatedDatabase(suite: string): Promise<{ env: Record<str
   const run = (process.env.AGENTWATCH_TEST_RUN ?? Date.now().toString(36)).toLowerCase();
   base.pathname = `/agentwatch_test_${run}_${suite.replace(/[^a-z0-9]/g, '')}`;
   const env = { DATABASE_URL: base.toString() };
-  const config = databaseConfigFromEnv({ ...process.env, ...env });
+  const config = databaseConfigFromEnv({ ...infrastructureEnv(), ...env });
   await bootstrapDatabase(config);
   return {
     env,

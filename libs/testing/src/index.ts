@@ -9,3 +9,5 @@ export * from './processes';
 export * from './produce';
 export * from './scoring-stack';
 export * from './stack';
+export * from './tcp-proxy';
+export * from './test-env';

@@ -1,6 +1,7 @@
 import { insertDeployToken, insertOrganization } from '@agentwatch/auth';
 import { databaseConfigFromEnv, ownerDataSource } from '@agentwatch/db';
 import { v7 as uuidv7 } from 'uuid';
+import { infrastructureEnv } from './test-env';
 
 export interface TestOrganization {
   orgId: string;
@@ -10,7 +11,7 @@ export interface TestOrganization {
 /** Creates an organization and a deploy token the way `agentwatch create-org` does. */
 export async function createOrganization(
   name: string,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv = infrastructureEnv(),
 ): Promise<TestOrganization> {
   const dataSource = await ownerDataSource(databaseConfigFromEnv(env)).initialize();
   try {

@@ -6,6 +6,7 @@ import { startScoringApi } from '../../../apps/scoring-api/src/main';
 import { scoringWorkerConfigFromEnv } from '../../../apps/scoring-worker/src/config';
 import { startScoringWorker } from '../../../apps/scoring-worker/src/main';
 import { RunningStack, startStack } from './stack';
+import { infrastructureEnv } from './test-env';
 
 export interface RunningScoringStack extends RunningStack {
   scoringUrl: string;
@@ -31,7 +32,7 @@ export async function startScoringStack(
 }
 
 /** An API key of the scoring API for an organization, as `POST /v1/api-keys` will issue it. */
-export async function createApiKey(orgId: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+export async function createApiKey(orgId: string, env: NodeJS.ProcessEnv = infrastructureEnv()): Promise<string> {
   const dataSource = await ownerDataSource(databaseConfigFromEnv(env)).initialize();
   try {
     return await dataSource.transaction(async (tx) => {

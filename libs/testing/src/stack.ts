@@ -2,14 +2,16 @@ import { cloudApiConfigFromEnv } from '../../../apps/cloud-api/src/config';
 import { startCloudApi } from '../../../apps/cloud-api/src/main';
 import { projectorConfigFromEnv } from '../../../apps/projector/src/config';
 import { startProjector } from '../../../apps/projector/src/main';
+import { infrastructureEnv } from './test-env';
 
 /**
  * Environment of one test suite: the run's database (from `npm test`) and a topic prefix of its own,
- * so suites that run at the same time never share topics or consumer groups.
+ * so suites that run at the same time never share topics or consumer groups. Every product variable
+ * the suite relies on is in `extra` (or left to the app's default), whatever the caller exported.
  */
 export function suiteEnv(suite: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const runPrefix = process.env.KAFKA_TOPIC_PREFIX ?? `dev-${Date.now().toString(36)}.`;
-  return { ...process.env, LOG_LEVEL: 'warn', KAFKA_TOPIC_PREFIX: `${runPrefix}${suite}.`, ...extra };
+  return { ...infrastructureEnv(), LOG_LEVEL: 'warn', KAFKA_TOPIC_PREFIX: `${runPrefix}${suite}.`, ...extra };
 }
 
 export interface RunningStack {

@@ -1,8 +1,9 @@
-import { OrgScope } from '@agentwatch/db';
-import { Injectable } from '@nestjs/common';
+import { OrgScope, Queryable } from '@agentwatch/db';
+import { Injectable, StreamableFile } from '@nestjs/common';
 import { z } from 'zod';
-import { toPage } from '../shared/pagination';
+import { Cursor, toPage } from '../shared/pagination';
 import { readQuery } from '../shared/query-params';
+import { ListStreamer } from '../shared/streamed-list';
 
 export interface AgentView {
   id: string;
@@ -17,32 +18,48 @@ interface AgentRow extends Omit<AgentView, 'first_seen' | 'last_seen'> {
   last_seen: Date;
 }
 
-/** GET /v1/agents: agents seen in the caller's events, most recently seen first. */
+const agentsAfter = (orgId: string) => (q: Queryable, after: Cursor | null, limit: number) =>
+  q.query(
+    `SELECT a.id, s.platform, s.signing_id, a.first_seen, a.last_seen
+       FROM agents a LEFT JOIN sessions s ON s.org_id = a.org_id AND s.id = a.last_session_id
+      WHERE a.org_id = $1 AND ($2::timestamptz IS NULL OR (a.last_seen, a.id) < ($2::timestamptz, $3::text))
+      ORDER BY a.last_seen DESC, a.id DESC LIMIT $4`,
+    [orgId, after?.at ?? null, after?.id ?? null, limit],
+  ) as Promise<AgentRow[]>;
+
+const cursorOf = (row: AgentRow): Cursor => ({ at: row.last_seen, id: row.id });
+
+const toAgentView = (r: AgentRow): AgentView => ({
+  id: r.id,
+  platform: r.platform,
+  signing_id: r.signing_id,
+  first_seen: r.first_seen.toISOString(),
+  last_seen: r.last_seen.toISOString(),
+});
+
+/**
+ * GET /v1/agents: agents seen in the caller's events, most recently seen first. With `limit` or
+ * `cursor` one keyset page; without them every agent, streamed (the spec answers the full list).
+ */
 @Injectable()
 export class ListAgents {
-  constructor(private readonly db: OrgScope) {}
+  constructor(
+    private readonly db: OrgScope,
+    private readonly streamer: ListStreamer,
+  ) {}
 
-  execute(orgId: string, query: Record<string, unknown>): Promise<{ agents: AgentView[]; next_cursor: string | null }> {
-    const { page } = readQuery(z.object({}), query);
+  execute(
+    orgId: string,
+    query: Record<string, unknown>,
+  ): Promise<{ agents: AgentView[]; next_cursor: string | null } | StreamableFile> {
+    const { page } = readQuery(z.object({}), query, 'text');
+    if (query.limit === undefined && query.cursor === undefined) {
+      return this.streamer.open(orgId, { key: 'agents', chunk: agentsAfter(orgId), cursorOf, view: toAgentView });
+    }
     return this.db.run(orgId, async (q) => {
-      const rows: AgentRow[] = await q.query(
-        `SELECT a.id, s.platform, s.signing_id, a.first_seen, a.last_seen
-           FROM agents a LEFT JOIN sessions s ON s.org_id = a.org_id AND s.id = a.last_session_id
-          WHERE a.org_id = $1 AND ($2::timestamptz IS NULL OR (a.last_seen, a.id) < ($2::timestamptz, $3::text))
-          ORDER BY a.last_seen DESC, a.id DESC LIMIT $4`,
-        [orgId, page.after?.at ?? null, page.after?.id ?? null, page.limit + 1],
-      );
-      const { items, next_cursor } = toPage(rows, page.limit, (r) => ({ at: r.last_seen.toISOString(), id: r.id }));
-      return {
-        agents: items.map((r) => ({
-          id: r.id,
-          platform: r.platform,
-          signing_id: r.signing_id,
-          first_seen: r.first_seen.toISOString(),
-          last_seen: r.last_seen.toISOString(),
-        })),
-        next_cursor,
-      };
+      const rows = await agentsAfter(orgId)(q, page.after, page.limit + 1);
+      const { items, next_cursor } = toPage(rows, page.limit, cursorOf);
+      return { agents: items.map(toAgentView), next_cursor };
     });
   }
 }

@@ -57,7 +57,7 @@ export class EventQueries {
         `SELECT ${EVENT_COLUMNS} FROM events WHERE ${filter.sql} ORDER BY "timestamp" DESC, id DESC LIMIT ${filter.placeholder(page.limit + 1)}`,
         filter.params,
       );
-      const { items, next_cursor } = toPage(rows, page.limit, (r) => ({ at: r.timestamp.toISOString(), id: r.id }));
+      const { items, next_cursor } = toPage(rows, page.limit, (r) => ({ at: r.timestamp, id: r.id }));
       return { events: items.map(toEventView), next_cursor };
     });
   }

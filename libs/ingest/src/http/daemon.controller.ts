@@ -6,6 +6,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
 import { ListAgents } from '../agents/list-agents';
 import { IngestDaemonItems } from '../daemon/ingest-daemon-items';
+import { CURSOR_DOC } from '../shared/pagination';
 import { RateLimited } from './ingest-rate-limit';
 
 @ApiTags('daemon')
@@ -43,7 +44,9 @@ export class DaemonController {
   @ApiOperation({
     summary: 'Agents seen in events',
     description:
-      "`{agents:[{id, platform, signing_id, first_seen, last_seen}], next_cursor}`, most recently seen first; platform and signing_id come from the agent's latest session.",
+      "`{agents:[{id, platform, signing_id, first_seen, last_seen}], next_cursor}`, most recently seen first; platform and signing_id come from the agent's latest session. " +
+      'Without `limit` and `cursor`: every agent, streamed as it is read, next_cursor null. With `limit` (1–1000) or `cursor`: ' +
+      `one keyset page. ${CURSOR_DOC}`,
   })
   @ApiAnswers(200, '`{agents, next_cursor}`', [400])
   agents(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>) {

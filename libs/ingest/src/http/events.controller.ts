@@ -6,6 +6,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { EventQueries } from '../events/event-queries';
 import { EventStatistics } from '../events/event-stats';
 import { IngestEvents } from '../events/ingest-events';
+import { CURSOR_DOC } from '../shared/pagination';
 import { RateLimited } from './ingest-rate-limit';
 
 @ApiTags('events')
@@ -43,7 +44,8 @@ export class EventsController {
       '`{events:[…], next_cursor}`. Filters: agent_id, session_id, action_type, tool_name, min_risk and max_risk (inclusive, ' +
       'integers 0–100; unscored events never match a risk filter), since and end_time (inclusive ISO 8601 bounds on the event ' +
       'timestamp), decision (allow | warn | block). Keyset pages: limit (default 100, max 1000) and cursor (the previous ' +
-      "page's next_cursor, null on the last page). An invalid filter → 400 `{error:'Invalid query', details}`.",
+      "page's next_cursor, null on the last page). An invalid filter → 400 `{error:'Invalid query', details}`. " +
+      CURSOR_DOC,
   })
   @ApiAnswers(200, '`{events, next_cursor}`', [400])
   list(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>) {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { IngestSessions } from '../sessions/ingest-sessions';
 import { ListSessionEvents } from '../sessions/list-session-events';
 import { SessionQueries } from '../sessions/session-queries';
-import { pageRequest } from '../shared/pagination';
+import { CURSOR_DOC, pageRequest } from '../shared/pagination';
 import { RateLimited } from './ingest-rate-limit';
 
 @ApiTags('sessions')
@@ -46,7 +46,7 @@ export class SessionsController {
     summary: 'List sessions, newest first',
     description:
       '`{sessions:[…], next_cursor}`. Filters: state, platform, parent_id, root_only=true (parent_id null), since and end_time ' +
-      '(inclusive bounds on started_at); limit (default 100, max 1000) and cursor.',
+      `(inclusive bounds on started_at); limit (default 100, max 1000) and cursor. ${CURSOR_DOC}`,
   })
   @ApiAnswers(200, '`{sessions, next_cursor}`', [400])
   list(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>) {
@@ -80,7 +80,9 @@ export class SessionsController {
   @ApiOperation({
     summary: "A session's events in timestamp order",
     description:
-      "`{events:[…], next_cursor}`; `limit` (default 100, max 1000) and `cursor` (the previous page's `next_cursor`). " +
+      'Without `limit` and `cursor`: every event of the session, `{events:[…], next_cursor: null}`, streamed as it is read ' +
+      '(one consistent snapshot). With `limit` (1–1000) or `cursor`: one keyset page, `{events:[…], next_cursor}`, ' +
+      `next_cursor null on the last page. ${CURSOR_DOC} ` +
       'A session of another organization, or one with neither a lifecycle record nor events → 404.',
   })
   @ApiQuery({ name: 'limit', required: false })
@@ -89,8 +91,11 @@ export class SessionsController {
   events(
     @CurrentPrincipal() principal: Principal,
     @Param('id', UuidParam) id: string,
-    @Query() query: { limit?: string; cursor?: string },
+    @Query() query: { limit?: unknown; cursor?: unknown },
   ) {
-    return this.listSessionEvents.execute(principal.orgId, id, pageRequest(query));
+    if (query.limit === undefined && query.cursor === undefined) {
+      return this.listSessionEvents.all(principal.orgId, id);
+    }
+    return this.listSessionEvents.page(principal.orgId, id, pageRequest(query));
   }
 }

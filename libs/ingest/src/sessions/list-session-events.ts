@@ -1,38 +1,60 @@
-import { OrgScope } from '@agentwatch/db';
+import { OrgScope, Queryable } from '@agentwatch/db';
 import { notFound } from '@agentwatch/http';
-import { Injectable } from '@nestjs/common';
+import { Injectable, StreamableFile } from '@nestjs/common';
 import { EVENT_COLUMNS, EventRow, EventView, toEventView } from '../events/event-view';
-import { PageRequest, toPage } from '../shared/pagination';
+import { Cursor, PageRequest, toPage } from '../shared/pagination';
+import { ListStreamer, StreamedList } from '../shared/streamed-list';
 
 export interface SessionEventsPage {
   events: EventView[];
   next_cursor: string | null;
 }
 
-/** GET /v1/sessions/{id}/events: the session's events in timestamp order, keyset-paginated. */
+const eventsAfter = (orgId: string, sessionId: string) => (q: Queryable, after: Cursor | null, limit: number) =>
+  q.query(
+    `SELECT ${EVENT_COLUMNS} FROM events
+      WHERE org_id = $1 AND session_id = $2
+        AND ($3::timestamptz IS NULL OR ("timestamp", id) > ($3::timestamptz, $4::uuid))
+      ORDER BY "timestamp", id
+      LIMIT $5`,
+    [orgId, sessionId, after?.at ?? null, after?.id ?? null, limit],
+  ) as Promise<EventRow[]>;
+
+async function assertSessionKnown(q: Queryable, orgId: string, sessionId: string): Promise<void> {
+  const [session] = await q.query('SELECT 1 FROM sessions WHERE org_id = $1 AND id = $2', [orgId, sessionId]);
+  if (!session) throw notFound('Session');
+}
+
+const cursorOf = (row: EventRow): Cursor => ({ at: row.timestamp, id: row.id });
+
+/**
+ * GET /v1/sessions/{id}/events: the session's events in timestamp order. With `limit` or `cursor`
+ * one keyset page; without them the whole session, streamed (the spec answers the full list).
+ */
 @Injectable()
 export class ListSessionEvents {
-  constructor(private readonly db: OrgScope) {}
+  constructor(
+    private readonly db: OrgScope,
+    private readonly streamer: ListStreamer,
+  ) {}
 
-  execute(orgId: string, sessionId: string, page: PageRequest): Promise<SessionEventsPage> {
+  page(orgId: string, sessionId: string, page: PageRequest): Promise<SessionEventsPage> {
     return this.db.run(orgId, async (q) => {
-      const rows: EventRow[] = await q.query(
-        `SELECT ${EVENT_COLUMNS} FROM events
-          WHERE org_id = $1 AND session_id = $2
-            AND ($3::timestamptz IS NULL OR ("timestamp", id) > ($3::timestamptz, $4::uuid))
-          ORDER BY "timestamp", id
-          LIMIT $5`,
-        [orgId, sessionId, page.after?.at ?? null, page.after?.id ?? null, page.limit + 1],
-      );
-      if (rows.length === 0 && page.after === null) {
-        const [session] = await q.query('SELECT 1 FROM sessions WHERE org_id = $1 AND id = $2', [orgId, sessionId]);
-        if (!session) throw notFound('Session');
-      }
-      const { items, next_cursor } = toPage(rows, page.limit, (row) => ({
-        at: row.timestamp.toISOString(),
-        id: row.id,
-      }));
+      const rows = await eventsAfter(orgId, sessionId)(q, page.after, page.limit + 1);
+      if (rows.length === 0 && page.after === null) await assertSessionKnown(q, orgId, sessionId);
+      const { items, next_cursor } = toPage(rows, page.limit, cursorOf);
       return { events: items.map(toEventView), next_cursor };
     });
+  }
+
+  all(orgId: string, sessionId: string): Promise<StreamableFile> {
+    const list: StreamedList<EventRow> = {
+      key: 'events',
+      chunk: eventsAfter(orgId, sessionId),
+      cursorOf,
+      view: toEventView,
+      whenEmpty: (q) => assertSessionKnown(q, orgId, sessionId),
+    };
+    return this.streamer.open(orgId, list);
   }
 }

@@ -50,7 +50,7 @@ export class SessionQueries {
         `SELECT ${SESSION_COLUMNS} FROM sessions WHERE ${filter.sql} ORDER BY started_at DESC, id DESC LIMIT ${filter.placeholder(page.limit + 1)}`,
         filter.params,
       );
-      const { items, next_cursor } = toPage(rows, page.limit, (r) => ({ at: r.started_at.toISOString(), id: r.id }));
+      const { items, next_cursor } = toPage(rows, page.limit, (r) => ({ at: r.started_at, id: r.id }));
       return { sessions: items.map(toSessionView), next_cursor };
     });
   }

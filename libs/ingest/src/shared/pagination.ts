@@ -5,7 +5,7 @@ export const MAX_PAGE_SIZE = 1000;
 
 /** Position after the last row of a page, in the list's sort order: (time, id). */
 export interface Cursor {
-  at: string;
+  at: Date;
   id: string;
 }
 
@@ -19,9 +19,25 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
-export function parseLimit(raw: string | undefined): number {
+/** What the id half of a list's cursor must be: a UUID (events, sessions) or a short text (agent ids). */
+export type CursorId = 'uuid' | 'text';
+
+export const INVALID_CURSOR = 'Invalid cursor';
+/** The sentence every paged route's OpenAPI description carries. */
+export const CURSOR_DOC =
+  '`cursor` is the previous page\'s `next_cursor`, passed unchanged; any other value → 400 `{"error":"Invalid cursor"}`.';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const BASE64URL = /^[A-Za-z0-9_-]{1,2048}$/;
+// Date#toISOString's two shapes: four-digit years, and signed six-digit ones outside 0000–9999.
+const ISO_INSTANT = /^(?:\d{4}|[+-]\d{6})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+// PostgreSQL's timestamptz starts in 4713 BC (JavaScript year -4712); its upper end lies beyond JavaScript's.
+const PG_EARLIEST_MS = Date.UTC(-4712, 0, 1);
+const MAX_TEXT_ID = 256;
+
+export function parseLimit(raw: unknown): number {
   if (raw === undefined || raw === '') return DEFAULT_PAGE_SIZE;
-  const limit = Number(raw);
+  const limit = typeof raw === 'string' ? Number(raw) : Number.NaN;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
     throw badRequest(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
   }
@@ -29,22 +45,43 @@ export function parseLimit(raw: string | undefined): number {
 }
 
 export const encodeCursor = (cursor: Cursor): string =>
-  Buffer.from(JSON.stringify([cursor.at, cursor.id])).toString('base64url');
+  Buffer.from(JSON.stringify([cursor.at.toISOString(), cursor.id])).toString('base64url');
 
-export function decodeCursor(raw: string | undefined): Cursor | null {
-  if (raw === undefined || raw === '') return null;
-  try {
-    const [at, id] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-    if (typeof at !== 'string' || Number.isNaN(Date.parse(at)) || typeof id !== 'string') throw new Error();
-    return { at, id };
-  } catch {
-    throw badRequest('Invalid cursor: pass the next_cursor of the previous page unchanged');
-  }
+const validId = (id: unknown, kind: CursorId): id is string =>
+  typeof id === 'string' &&
+  (kind === 'uuid' ? UUID.test(id) : id.length > 0 && id.length <= MAX_TEXT_ID && !id.includes('\u0000'));
+
+function validInstant(at: unknown): Date | null {
+  if (typeof at !== 'string' || !ISO_INSTANT.test(at)) return null;
+  const date = new Date(at);
+  // The round trip refuses impossible dates (2026-02-30) that the pattern lets through.
+  if (Number.isNaN(date.getTime()) || date.toISOString() !== at || date.getTime() < PG_EARLIEST_MS) return null;
+  return date;
 }
 
-export const pageRequest = (query: { limit?: string; cursor?: string }): PageRequest => ({
+/**
+ * The cursor is opaque to clients but arrives from them: everything the query will bind is checked
+ * here (shape, an instant PostgreSQL can store, the id's form), so a forged cursor is the caller's
+ * 400 and never reaches the database as a cast error.
+ */
+export function decodeCursor(raw: unknown, idKind: CursorId = 'uuid'): Cursor | null {
+  if (raw === undefined || raw === '') return null;
+  if (typeof raw !== 'string' || !BASE64URL.test(raw)) throw badRequest(INVALID_CURSOR);
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+  } catch {
+    throw badRequest(INVALID_CURSOR);
+  }
+  if (!Array.isArray(decoded) || decoded.length !== 2) throw badRequest(INVALID_CURSOR);
+  const at = validInstant(decoded[0]);
+  if (at === null || !validId(decoded[1], idKind)) throw badRequest(INVALID_CURSOR);
+  return { at, id: decoded[1] };
+}
+
+export const pageRequest = (query: { limit?: unknown; cursor?: unknown }, idKind: CursorId = 'uuid'): PageRequest => ({
   limit: parseLimit(query.limit),
-  after: decodeCursor(query.cursor),
+  after: decodeCursor(query.cursor, idKind),
 });
 
 /** Queries fetch limit + 1 rows: the extra row only tells whether another page exists. */

@@ -1,7 +1,7 @@
 import { validateBody } from '@agentwatch/contracts';
 import { HttpException } from '@nestjs/common';
 import { z } from 'zod';
-import { decodeCursor, PageRequest, parseLimit } from './pagination';
+import { CursorId, PageRequest, pageRequest } from './pagination';
 
 export const booleanParam = z.enum(['true', 'false']).transform((v) => v === 'true');
 export const riskParam = z.coerce.number().int().min(0).max(100);
@@ -10,13 +10,14 @@ export const riskParam = z.coerce.number().int().min(0).max(100);
 export function readQuery<S extends z.ZodType>(
   schema: S,
   query: Record<string, unknown>,
+  idKind: CursorId = 'uuid',
 ): z.infer<S> & { page: PageRequest } {
-  const { limit, cursor, ...rest } = query as { limit?: string; cursor?: string };
+  const { limit, cursor, ...rest } = query;
   const validated = validateBody(schema, rest);
   if (!validated.ok) throw new HttpException({ error: 'Invalid query', details: validated.issues }, 400);
   return {
     ...(validated.value as object),
-    page: { limit: parseLimit(limit), after: decodeCursor(cursor) },
+    page: pageRequest({ limit, cursor }, idKind),
   } as z.infer<S> & {
     page: PageRequest;
   };

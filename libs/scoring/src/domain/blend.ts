@@ -28,15 +28,19 @@ export const wantsLlm = (graph: Pick<GraphScore, 'confidence'>) => graph.confide
  * Combines the rule engine with the model's answer. `llm` is null when the model was not asked,
  * is not configured, or did not answer in time: the graph score then stands. An event the rules
  * could not even map (no scope) is the model's alone.
+ *
+ * `called`: the model was called for this event because graph confidence was low, whether or not
+ * it answered (an earlier call's cached answer counts). That, in spec 001's words, is what
+ * `llm_fallback` reports; a failed or timed-out call is still a fallback that was taken.
  */
-export function blend(graph: GraphScore, llm: number | null, unmapped: boolean): FinalScore {
+export function blend(graph: GraphScore, llm: number | null, unmapped: boolean, called = llm !== null): FinalScore {
   if (llm === null) {
     return {
       score: graph.score,
       riskLevel: graph.riskLevel,
       scoringSource: 'graph',
       llmScore: null,
-      llmFallback: false,
+      llmFallback: called,
       decomposition: { graph_weight: 1, llm_weight: 0, gnn_weight: 0, final: graph.score },
     };
   }

@@ -326,12 +326,22 @@ describe('blending with the language model', () => {
     expect(wantsLlm({ confidence: 0.81 })).toBe(false);
   });
 
-  it('keeps the graph score when the model did not answer', () => {
+  it('keeps the graph score when the model was not asked: no fallback', () => {
     expect(blend(graph, null, false)).toMatchObject({
       score: graph.score,
       scoringSource: 'graph',
       llmScore: null,
       llmFallback: false,
+      decomposition: { graph_weight: 1, llm_weight: 0, gnn_weight: 0 },
+    });
+  });
+
+  it('keeps the graph score when the model was called and failed, and reports the fallback taken', () => {
+    expect(blend(graph, null, false, true)).toMatchObject({
+      score: graph.score,
+      scoringSource: 'graph',
+      llmScore: null,
+      llmFallback: true,
       decomposition: { graph_weight: 1, llm_weight: 0, gnn_weight: 0 },
     });
   });

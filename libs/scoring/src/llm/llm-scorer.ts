@@ -36,8 +36,9 @@ export interface LlmRequest {
   graph: GraphScore;
 }
 
+/** The model's answer to one request; `score` null: it was called but failed or timed out. */
 export interface LlmAnswer {
-  score: number;
+  score: number | null;
   cacheHit: boolean;
 }
 
@@ -59,9 +60,24 @@ export function parseLlmScore(body: unknown): number | null {
   }
 }
 
+/** The model-answer cache's lookup by (organization, fingerprint): the worker's read, and the health check's. */
+export function readLlmCache(
+  q: Queryable,
+  keys: Pick<LlmRequest, 'orgId' | 'fingerprint'>[],
+): Promise<{ org_id: string; fingerprint: string; llm_score: number }[]> {
+  return q.query(
+    `SELECT c.org_id, c.fingerprint, c.llm_score FROM scoring_llm_cache c
+       JOIN unnest($1::uuid[], $2::text[]) AS r(org_id, fingerprint) USING (org_id, fingerprint)`,
+    [keys.map((r) => r.orgId), keys.map((r) => r.fingerprint)],
+  );
+}
+
 /**
  * The optional model scorer: answers from the fingerprint cache first, then calls the model for the
  * rest with a bounded timeout and concurrency. Any failure leaves that event to the graph score.
+ * The answer map holds every request the model was asked (a failed call with a null score); one
+ * that is absent was never sent: no model configured, the cooldown after a failure, or the batch's
+ * time budget spent.
  */
 @Injectable()
 export class LlmScorer {
@@ -77,12 +93,9 @@ export class LlmScorer {
   async scoreAll(q: Queryable, requests: LlmRequest[]): Promise<Map<string, LlmAnswer>> {
     const answers = new Map<string, LlmAnswer>();
     if (!this.configured || requests.length === 0) return answers;
-    const cached: { org_id: string; fingerprint: string; llm_score: number }[] = await q.query(
-      `SELECT c.org_id, c.fingerprint, c.llm_score FROM scoring_llm_cache c
-         JOIN unnest($1::uuid[], $2::text[]) AS r(org_id, fingerprint) USING (org_id, fingerprint)`,
-      [requests.map((r) => r.orgId), requests.map((r) => r.fingerprint)],
-    );
-    for (const row of cached) answers.set(`${row.org_id}/${row.fingerprint}`, { score: row.llm_score, cacheHit: true });
+    for (const row of await readLlmCache(q, requests)) {
+      answers.set(`${row.org_id}/${row.fingerprint}`, { score: row.llm_score, cacheHit: true });
+    }
     const missing = [
       ...new Map(
         requests
@@ -98,8 +111,8 @@ export class LlmScorer {
       while (next < missing.length && Date.now() >= this.coolingUntil && Date.now() < deadline) {
         const request = missing[next++];
         const score = await this.call(request);
-        if (score === null) continue;
         answers.set(`${request.orgId}/${request.fingerprint}`, { score, cacheHit: false });
+        if (score === null) continue;
         fresh.push(request);
         freshScores.push(score);
       }

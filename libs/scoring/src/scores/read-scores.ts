@@ -7,6 +7,9 @@ import { badRequest, customerNotFound, notFound } from '../http/api-errors';
 export const DEFAULT_PER_PAGE = 50;
 export const MAX_PER_PAGE = 200;
 
+// PostgreSQL's timestamptz starts in 4713 BC (JavaScript year -4712).
+const PG_EARLIEST_MS = Date.UTC(-4712, 0, 1);
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const DETAIL_COLUMNS = `event_id, status, score, risk_level, reasoning, violations, scoring_source, compliance_refs,
@@ -132,8 +135,14 @@ export class ReadScores {
     if (level !== null && !(RISK_LEVELS as readonly string[]).includes(level)) {
       throw badRequest(`risk_level must be one of ${RISK_LEVELS.join(', ')}`);
     }
-    const from = query.from_date ? new Date(query.from_date) : null;
-    if (from !== null && Number.isNaN(from.getTime())) throw badRequest('from_date must be an ISO 8601 date-time');
+    const from = typeof query.from_date === 'string' && query.from_date !== '' ? new Date(query.from_date) : null;
+    // A date JavaScript reads but PostgreSQL cannot store (before 4713 BC) is as invalid as "yesterday".
+    if (
+      (query.from_date !== undefined && query.from_date !== '' && from === null) ||
+      (from !== null && (Number.isNaN(from.getTime()) || from.getTime() < PG_EARLIEST_MS))
+    ) {
+      throw badRequest('from_date must be an ISO 8601 date-time');
+    }
     return this.db.run(orgId, async (q) => {
       const where = `org_id = $1 AND status = 'scored' AND ($2::text IS NULL OR risk_level = $2)
                      AND ($3::timestamptz IS NULL OR scored_at >= $3)`;

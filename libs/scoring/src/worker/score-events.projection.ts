@@ -81,7 +81,8 @@ export class ScoreEventsProjection {
     for (const row of rows) {
       if (!row.graph) continue;
       const answer = answers.get(`${row.event.orgId}/${row.fingerprint}`) ?? null;
-      row.final = blend(row.graph, answer?.score ?? null, row.graph.confidence <= CONFIDENCE.unmapped);
+      const unmapped = row.graph.confidence <= CONFIDENCE.unmapped;
+      row.final = blend(row.graph, answer?.score ?? null, unmapped, answer !== null);
       row.cacheHit = answer?.cacheHit ?? false;
     }
     await insertScores(tx, rows);

@@ -68,7 +68,12 @@ export async function insertScores(q: Queryable, rows: ScoreRow[]): Promise<void
 function withModel(row: ScoreRow): string {
   const base = row.graph?.reasoning ?? '';
   const final = row.final;
-  if (!final || final.llmScore === null) return base;
+  if (!final) return base;
+  if (final.llmScore === null) {
+    return final.llmFallback
+      ? `${base} Rule confidence was at or below 0.8, so the language model was consulted, but it failed or did not answer in time: the graph score stands.`
+      : base;
+  }
   return (
     `${base} Rule confidence was at or below 0.8, so the language model was consulted` +
     `${row.cacheHit ? ' (cached answer)' : ''}: it scored ${final.llmScore}; ` +

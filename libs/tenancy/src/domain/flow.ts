@@ -249,14 +249,14 @@ export function decide(command: Command, state: FlowState | null, ctx: Context, 
     case 'RejectFlow':
       requireOperator(ctx);
       if (command.reason.trim().length < MIN_REASON_LENGTH) {
-        throw new Unprocessable(`reason must have at least ${MIN_REASON_LENGTH} characters`);
+        throw new Unprocessable(`reason: at least ${MIN_REASON_LENGTH} characters`);
       }
       requireStatus(state, ['pending-approval'], 'reject');
       return [event('FlowRejected', { reason: command.reason }, ctx)];
     case 'CancelFlow': {
       requireOperator(ctx);
       if (command.reason.trim().length < MIN_REASON_LENGTH) {
-        throw new Unprocessable(`reason must have at least ${MIN_REASON_LENGTH} characters`);
+        throw new Unprocessable(`reason: at least ${MIN_REASON_LENGTH} characters`);
       }
       const cancellable: FlowStatus[] =
         state.kind === 'onboard'
@@ -282,7 +282,7 @@ export function decide(command: Command, state: FlowState | null, ctx: Context, 
     case 'RequestDeprovision':
       requireOperator(ctx);
       if (command.justification.trim().length < MIN_JUSTIFICATION_LENGTH) {
-        throw new Unprocessable(`justification must have at least ${MIN_JUSTIFICATION_LENGTH} characters`);
+        throw new Unprocessable(`justification: at least ${MIN_JUSTIFICATION_LENGTH} characters`);
       }
       if (state.kind !== 'onboard') throw new FlowConflict('a deprovision flow is already live for this tenant');
       requireStatus(

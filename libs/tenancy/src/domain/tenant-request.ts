@@ -41,20 +41,35 @@ export type RequestVerdict =
   | { ok: true; value: TenantRequest }
   | { ok: false; error: 'bad_request' | 'unprocessable'; detail: string };
 
+/**
+ * Every refusal's `detail` starts with the field at fault, `<field>: <rule>` (several joined by
+ * "; "), so an operator or a script can tell which field to fix; `body:` when the document as a
+ * whole is refused. The spec shows the `error` codes only; this is the shape of `detail`.
+ */
+export const fieldDetail = (field: string, rule: string) => `${field}: ${rule}`;
+
+export const NOT_AN_OBJECT = fieldDetail('body', 'must be a JSON object');
+export const NOT_ONE_DOCUMENT = fieldDetail('body', 'not one well-formed JSON document');
+
+export const unknownFields = (names: string[]) => names.map((name) => fieldDetail(name, 'unknown field')).join('; ');
+
+/** Zod's own messages ("Invalid input: expected string, received undefined") do not name the field. */
+function fieldMessage(issue: z.core.$ZodIssue): string {
+  const field = issue.path.length > 0 ? issue.path.join('.') : 'body';
+  return issue.message.startsWith(`${field}: `) ? issue.message : fieldDetail(field, issue.message);
+}
+
 export function parseTenantRequest(body: unknown): RequestVerdict {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { ok: false, error: 'bad_request', detail: 'the body must be a JSON object' };
+    return { ok: false, error: 'bad_request', detail: NOT_AN_OBJECT };
   }
   if ('gateways' in body)
     return { ok: false, error: 'unprocessable', detail: 'gateways: not accepted on this surface' };
   const unknown = Object.keys(body).filter((k) => !(FIELDS as readonly string[]).includes(k));
-  if (unknown.length > 0) return { ok: false, error: 'bad_request', detail: `unknown field(s): ${unknown.join(', ')}` };
+  if (unknown.length > 0) return { ok: false, error: 'bad_request', detail: unknownFields(unknown) };
   const parsed = tenantRequestSchema.safeParse(body);
   if (parsed.success) return { ok: true, value: parsed.data };
-  const detail = parsed.error.issues
-    .map((i) => (i.message.includes(':') ? i.message : `${i.path.join('.')}: ${i.message}`))
-    .join('; ');
-  return { ok: false, error: 'unprocessable', detail };
+  return { ok: false, error: 'unprocessable', detail: parsed.error.issues.map(fieldMessage).join('; ') };
 }
 
 /** `{reason}` / `{justification}` bodies: exactly one string field. */
@@ -63,10 +78,10 @@ export function parseTextBody(
   field: 'reason' | 'justification',
 ): RequestVerdict | { ok: true; text: string } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { ok: false, error: 'bad_request', detail: 'the body must be a JSON object' };
+    return { ok: false, error: 'bad_request', detail: NOT_AN_OBJECT };
   }
   const unknown = Object.keys(body).filter((k) => k !== field);
-  if (unknown.length > 0) return { ok: false, error: 'bad_request', detail: `unknown field(s): ${unknown.join(', ')}` };
+  if (unknown.length > 0) return { ok: false, error: 'bad_request', detail: unknownFields(unknown) };
   const value = (body as Record<string, unknown>)[field];
   if (typeof value !== 'string') return { ok: false, error: 'unprocessable', detail: `${field}: required string` };
   return { ok: true, text: value };

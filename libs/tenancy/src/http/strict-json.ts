@@ -1,5 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { FastifyInstance } from 'fastify';
+import { NOT_AN_OBJECT, NOT_ONE_DOCUMENT, unknownFields } from '../domain/tenant-request';
 
 /** What a body that is not exactly one JSON document parses to; the route answers 400 after auth. */
 export const MALFORMED = Symbol('malformed-json');
@@ -28,14 +29,14 @@ export function badRequest(detail: string): HttpException {
 
 /** The body of a route that takes none: absent or `{}`; anything else is refused. */
 export function assertEmptyBody(body: unknown): void {
-  if (body === MALFORMED) throw badRequest('the body is not one well-formed JSON document');
+  if (body === MALFORMED) throw badRequest(NOT_ONE_DOCUMENT);
   if (body === undefined || body === null) return;
-  if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('the body must be a JSON object');
+  if (typeof body !== 'object' || Array.isArray(body)) throw badRequest(NOT_AN_OBJECT);
   const keys = Object.keys(body);
-  if (keys.length > 0) throw badRequest(`unknown field(s): ${keys.join(', ')}`);
+  if (keys.length > 0) throw badRequest(unknownFields(keys));
 }
 
 export function assertWellFormed(body: unknown): unknown {
-  if (body === MALFORMED) throw badRequest('the body is not one well-formed JSON document');
+  if (body === MALFORMED) throw badRequest(NOT_ONE_DOCUMENT);
   return body;
 }

@@ -44,6 +44,9 @@ const SUMMARY =
 const CONFLICT =
   '`{"error":"conflict","detail":…}`: the flow is not in a state that allows this, or changed concurrently.';
 
+const REASON_REFUSED =
+  '`{"error":"unprocessable","detail":"reason: at least 3 characters"}`, or `"reason: required string"` when it is missing';
+
 @ApiTags('tenants')
 @Controller('v1/tenants')
 @UseFilters(DomainErrorFilter)
@@ -67,10 +70,16 @@ export class TenantsController implements BeforeApplicationShutdown {
   @ApiJsonBody(tenantRequestSchema.strict(), 'Tenant request body (spec §2). Unknown keys → 400; `gateways` → 422.')
   @ApiAcceptedResponse({ description: '`{slug, state: "requested", poll_url, stream_url}`' })
   @ApiBadRequestResponse({
-    description: '`{"error":"bad_request",detail}`: unknown key, malformed JSON, two documents',
+    description:
+      '`{"error":"bad_request","detail":"colour: unknown field"}`: unknown key (each named), or `"body: …"` for malformed ' +
+      'JSON, two documents or a non-object. `detail` always starts with the field at fault.',
   })
   @ApiConflictResponse({ description: '`{"error":"conflict",detail}`: a live flow exists for the slug' })
-  @ApiUnprocessableEntityResponse({ description: '`{"error":"unprocessable",detail}`: a field breaks its rule' })
+  @ApiUnprocessableEntityResponse({
+    description:
+      '`{"error":"unprocessable","detail":"plan_tier: one of core, team, enterprise"}`: `<field>: <rule>` for each field ' +
+      'that breaks its rule, joined by "; "',
+  })
   request(@CurrentOperator() operator: Operator, @Body() body: unknown) {
     return this.flows.request(ctxOf(operator), assertWellFormed(body));
   }
@@ -104,7 +113,7 @@ export class TenantsController implements BeforeApplicationShutdown {
   @ApiJsonBody(reasonBodySchema, '`{"reason": string}`, at least 3 characters')
   @ApiOkResponse({ description: `Rejected: the flow ends in state \`rejected\`. ${SUMMARY}` })
   @ApiConflictResponse({ description: CONFLICT })
-  @ApiUnprocessableEntityResponse({ description: 'reason missing or shorter than 3 characters' })
+  @ApiUnprocessableEntityResponse({ description: REASON_REFUSED })
   reject(@CurrentOperator() operator: Operator, @Param('slug') slug: string, @Body() body: unknown) {
     const reason = textOf(assertWellFormed(body), 'reason');
     return this.flows.decideOnCurrent(ctxOf(operator), slug, { type: 'RejectFlow', reason });
@@ -118,7 +127,7 @@ export class TenantsController implements BeforeApplicationShutdown {
     description: `Cancelled: the flow ends in state \`cancelled\`; what it created is released. ${SUMMARY}`,
   })
   @ApiConflictResponse({ description: CONFLICT })
-  @ApiUnprocessableEntityResponse({ description: 'reason missing or shorter than 3 characters' })
+  @ApiUnprocessableEntityResponse({ description: REASON_REFUSED })
   cancel(@CurrentOperator() operator: Operator, @Param('slug') slug: string, @Body() body: unknown) {
     const reason = textOf(assertWellFormed(body), 'reason');
     return this.flows.decideOnCurrent(ctxOf(operator), slug, { type: 'CancelFlow', reason });
@@ -158,7 +167,10 @@ export class TenantsController implements BeforeApplicationShutdown {
   @ApiConflictResponse({
     description: 'A deprovision is already live, or the tenant cannot be deprovisioned in its state.',
   })
-  @ApiUnprocessableEntityResponse({ description: 'justification shorter than 20 characters' })
+  @ApiUnprocessableEntityResponse({
+    description:
+      '`{"error":"unprocessable","detail":"justification: at least 20 characters"}` (or `justification: required string`)',
+  })
   deprovision(@CurrentOperator() operator: Operator, @Param('slug') slug: string, @Body() body: unknown) {
     const justification = textOf(assertWellFormed(body), 'justification');
     return this.flows.deprovision(ctxOf(operator), slug, justification);
