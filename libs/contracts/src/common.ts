@@ -27,18 +27,23 @@ export const isoDateTime = z.iso.datetime({ offset: true }).refine(
 export const uuid = z.uuid().transform((text) => text.toLowerCase());
 
 /**
- * Text that Postgres `text` and `jsonb` store exactly as sent: no NUL (both refuse it), no lone
- * surrogate (jsonb refuses its escape, and UTF-8 encoding would silently replace it), and a length
- * counted in UTF-8 bytes, the unit of Postgres's own limits (a btree entry holds about 2,700 bytes).
+ * Text that Postgres `text` and `jsonb` store exactly as sent: no NUL (both refuse it) and no lone
+ * surrogate (jsonb refuses its escape, and UTF-8 encoding would silently replace it). Added to a
+ * string schema of its own limits, as the bodies whose limits a spec states in characters need.
+ */
+export const storable = <S extends z.ZodString>(schema: S): S =>
+  schema
+    .refine((text) => !text.includes('\u0000'), { message: 'must not contain the NUL character (U+0000)' })
+    .refine((text) => text.isWellFormed(), { message: 'must be well-formed Unicode (it holds a lone surrogate)' });
+
+/**
+ * Storable text whose length is counted in UTF-8 bytes, the unit of Postgres's own limits (a btree
+ * entry holds about 2,700 bytes).
  */
 export const storableText = (maxBytes: number) =>
-  z
-    .string()
-    .refine((text) => !text.includes('\u0000'), { message: 'must not contain the NUL character (U+0000)' })
-    .refine((text) => text.isWellFormed(), { message: 'must be well-formed Unicode (it holds a lone surrogate)' })
-    .refine((text) => text.length * 3 <= maxBytes || Buffer.byteLength(text, 'utf8') <= maxBytes, {
-      message: `must be at most ${maxBytes} bytes of UTF-8`,
-    });
+  storable(z.string()).refine((text) => text.length * 3 <= maxBytes || Buffer.byteLength(text, 'utf8') <= maxBytes, {
+    message: `must be at most ${maxBytes} bytes of UTF-8`,
+  });
 
 /** Optional fields of daemon payloads may be absent or explicitly null: both mean "not reported". */
 export const optionalString = (maxBytes: number) => storableText(maxBytes).nullish();

@@ -1,4 +1,4 @@
-import { validateBody } from '@agentwatch/contracts';
+import { storable, validateBody } from '@agentwatch/contracts';
 import { OrgScope } from '@agentwatch/db';
 import { ApiAnswers, ApiJsonBody, invalidBody } from '@agentwatch/http';
 import { Body, Controller, Injectable, Post } from '@nestjs/common';
@@ -9,7 +9,7 @@ import { CreatedApiKey, insertApiKey } from '../api-keys';
 import { Authenticated } from '../credential.guard';
 import { CurrentPrincipal, Principal } from '../principal';
 
-export const createApiKeyBody = z.object({ name: z.string().trim().min(1).max(200) });
+export const createApiKeyBody = z.object({ name: storable(z.string().trim().min(1).max(200)) });
 
 /** Scoring-API keys, bound to the caller's organization (the scoring API's customer). */
 @Injectable()

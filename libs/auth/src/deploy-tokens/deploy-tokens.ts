@@ -1,4 +1,4 @@
-import { validateBody } from '@agentwatch/contracts';
+import { storable, validateBody } from '@agentwatch/contracts';
 import { OrgScope, updateReturning } from '@agentwatch/db';
 import { invalidBody, notFound } from '@agentwatch/http';
 import { Injectable } from '@nestjs/common';
@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { CreatedDeployToken, insertDeployToken } from '../organizations';
 import { ServiceTokenVerifier } from '../service-token.verifier';
 
-export const createDeployTokenBody = z.object({ name: z.string().trim().min(1).max(200) });
+export const createDeployTokenBody = z.object({ name: storable(z.string().trim().min(1).max(200)) });
 
 export interface DeployTokenView {
   id: string;

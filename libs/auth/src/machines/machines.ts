@@ -1,4 +1,4 @@
-import { validateBody } from '@agentwatch/contracts';
+import { storable, validateBody } from '@agentwatch/contracts';
 import { OrgScope, updateReturning } from '@agentwatch/db';
 import { invalidBody, notFound } from '@agentwatch/http';
 import { Injectable } from '@nestjs/common';
@@ -8,10 +8,10 @@ import { Principal } from '../principal';
 import { ServiceTokenVerifier } from '../service-token.verifier';
 import { Checkins } from './checkins';
 
-const fact = z.string().trim().min(1).max(256).nullish();
+const fact = storable(z.string().trim().min(1).max(256)).nullish();
 
 export const registerMachineBody = z.object({
-  machine_id: z.string().trim().min(1).max(256),
+  machine_id: storable(z.string().trim().min(1).max(256)),
   hostname: fact,
   os: fact,
   arch: fact,

@@ -1,4 +1,4 @@
-import { validateBody } from '@agentwatch/contracts';
+import { storable, validateBody } from '@agentwatch/contracts';
 import { OrgScope } from '@agentwatch/db';
 import { invalidBody } from '@agentwatch/http';
 import { Injectable } from '@nestjs/common';
@@ -8,7 +8,7 @@ import { JwtIdentityResolver } from '../jwt-identity.resolver';
 import { CreatedOrganization, insertOrganization } from '../organizations';
 import { Identity } from '../principal';
 
-export const createOrganizationBody = z.object({ name: z.string().trim().min(1).max(200) });
+export const createOrganizationBody = z.object({ name: storable(z.string().trim().min(1).max(200)) });
 
 /** POST /v1/tenant: a new organization, with the caller as its member. */
 @Injectable()

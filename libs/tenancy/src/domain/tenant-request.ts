@@ -1,3 +1,4 @@
+import { storable } from '@agentwatch/contracts';
 import { z } from 'zod';
 
 export const PLAN_TIERS = ['core', 'team', 'enterprise'] as const;
@@ -23,15 +24,15 @@ export const tenantRequestSchema = z.object({
     .string()
     .max(MAX_SLUG_LENGTH, `slug: at most ${MAX_SLUG_LENGTH} characters`)
     .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, 'slug: lower-case letters, digits and inner hyphens only'),
-  name: z.string().trim().min(1, 'name: required').max(200),
-  owner_email: z.string().regex(/^[^@\s]+@[^@\s]+$/, 'owner_email: must contain @'),
-  region: z.string().min(1, 'region: required').max(64),
+  name: storable(z.string().trim().min(1, 'name: required').max(200)),
+  owner_email: storable(z.string()).regex(/^[^@\s]+@[^@\s]+$/, 'owner_email: must contain @'),
+  region: storable(z.string().min(1, 'region: required').max(64)),
   plan_tier: z.enum(PLAN_TIERS, 'plan_tier: one of core, team, enterprise'),
   isolation: z.literal('shared', 'isolation: only shared is offered'),
   security_profile_target: z.enum(['monitor', 'enforce']).default('monitor'),
   dev_endpoints: z.number().int().min(0).nullish(),
   server_endpoints: z.number().int().min(0).nullish(),
-  notes: z.string().max(2000, 'notes: at most 2000 characters').nullish(),
+  notes: storable(z.string().max(2000, 'notes: at most 2000 characters')).nullish(),
 });
 
 export type TenantRequest = z.infer<typeof tenantRequestSchema>;
@@ -87,5 +88,5 @@ export function parseTextBody(
   return { ok: true, text: value };
 }
 
-export const reasonBodySchema = z.strictObject({ reason: z.string().min(3) });
-export const justificationBodySchema = z.strictObject({ justification: z.string().min(20) });
+export const reasonBodySchema = z.strictObject({ reason: storable(z.string().min(3)) });
+export const justificationBodySchema = z.strictObject({ justification: storable(z.string().min(20)) });
