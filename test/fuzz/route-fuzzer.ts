@@ -159,3 +159,23 @@ export async function fuzzDocument(
   }
   return { operations, failures, coverage };
 }
+
+/**
+ * The two tests of a route-fuzzing suite: the properties on every answer, then coverage of the
+ * document. `fuzz` runs once the suite's stack is up.
+ */
+export function itFuzzesEveryRoute(fuzz: () => Promise<FuzzOutcome>, minimumOperations: number): void {
+  let outcome: FuzzOutcome | undefined;
+
+  it('answers every operation within its contract: no 5xx, no leak, JSON errors, documented statuses', async () => {
+    outcome = await fuzz();
+    expect(outcome.failures.join('\n\n')).toBe('');
+  });
+
+  it('drove every (method, path) of the OpenAPI document past authentication', () => {
+    expect(outcome).toBeDefined();
+    const missed = outcome!.operations.filter((op) => !outcome!.coverage.reached.has(op.key)).map((op) => op.key);
+    expect(missed).toEqual([]);
+    expect(outcome!.operations.length).toBeGreaterThanOrEqual(minimumOperations);
+  });
+}
