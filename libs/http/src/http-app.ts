@@ -4,6 +4,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { ErrorBodyFilter } from './error-body.filter';
 import { registerJsonBodyParser } from './json-body.parser';
+import { documentSharedAnswers, frameworkErrors, MAX_PATH_SEGMENT } from './shared-answers';
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
@@ -22,7 +23,12 @@ export interface HttpAppOptions {
 }
 
 export async function createHttpApp(module: DynamicModule, options: HttpAppOptions): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: MAX_BODY_BYTES, trustProxy: true });
+  const adapter = new FastifyAdapter({
+    bodyLimit: MAX_BODY_BYTES,
+    trustProxy: true,
+    maxParamLength: MAX_PATH_SEGMENT,
+    frameworkErrors,
+  });
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: options.logger ?? logLevels(process.env.LOG_LEVEL),
     // Bodies are JSON only, parsed by registerJsonBodyParser (gzip, size limit, error body).
@@ -31,14 +37,16 @@ export async function createHttpApp(module: DynamicModule, options: HttpAppOptio
   app.useGlobalFilters(new ErrorBodyFilter());
   registerJsonBodyParser(app.getHttpAdapter().getInstance(), MAX_BODY_BYTES);
   app.enableShutdownHooks();
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle(options.title)
-      .setDescription(options.description)
-      .setVersion('1')
-      .addBearerAuth()
-      .build(),
+  const document = documentSharedAnswers(
+    SwaggerModule.createDocument(
+      app,
+      new DocumentBuilder()
+        .setTitle(options.title)
+        .setDescription(options.description)
+        .setVersion('1')
+        .addBearerAuth()
+        .build(),
+    ),
   );
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json' });
   return app;

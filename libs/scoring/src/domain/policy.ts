@@ -45,7 +45,7 @@ const customRule = z.strictObject({
 });
 
 /** A request body: every field optional; an omitted one is the empty default (PUT is a full replacement). */
-const policyRequest = z.strictObject({
+export const policyRequest = z.strictObject({
   sensitive_fields: names.default([]),
   allowed_tools: names.default([]),
   blocked_actions: patterns.default([]),

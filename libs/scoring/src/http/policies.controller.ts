@@ -1,7 +1,12 @@
 import { ApiKeyAuthenticated, ApiKeyPrincipal, CurrentApiKey } from '@agentwatch/auth';
+import { ApiJsonBody } from '@agentwatch/http';
 import { Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { policyRequest } from '../domain/policy';
 import { ManagePolicy } from '../policies/manage-policy';
+import { ScoringAnswers } from './api-answers';
+
+const WRAPPER = '`{customer_id, policies, updated_at, version}`';
 
 const RULES =
   'Every field is optional and defaults to [] (custom_rules to {}). Patterns are `domain:scope:verb` with `*` ' +
@@ -18,14 +23,18 @@ export class PoliciesController {
   @Post(':customer_id')
   @HttpCode(201)
   @ApiKeyAuthenticated()
+  @ApiJsonBody(policyRequest)
   @ApiOperation({ summary: 'Create the customer policy (409 when one exists)', description: RULES })
+  @ScoringAnswers(201, WRAPPER, [404, 409, 422, 503])
   create(@CurrentApiKey() key: ApiKeyPrincipal, @Param('customer_id') customerId: string, @Body() body: unknown) {
     return this.policies.write(key.orgId, customerId, body, 'create');
   }
 
   @Put(':customer_id')
   @ApiKeyAuthenticated()
+  @ApiJsonBody(policyRequest)
   @ApiOperation({ summary: 'Replace the customer policy; omitted fields reset to defaults', description: RULES })
+  @ScoringAnswers(200, WRAPPER, [404, 422, 503])
   replace(@CurrentApiKey() key: ApiKeyPrincipal, @Param('customer_id') customerId: string, @Body() body: unknown) {
     return this.policies.write(key.orgId, customerId, body, 'replace');
   }
@@ -33,6 +42,7 @@ export class PoliciesController {
   @Get(':customer_id')
   @ApiKeyAuthenticated()
   @ApiOperation({ summary: 'Get the customer policy (404 when none was set)' })
+  @ScoringAnswers(200, WRAPPER, [404])
   get(@CurrentApiKey() key: ApiKeyPrincipal, @Param('customer_id') customerId: string) {
     return this.policies.get(key.orgId, customerId);
   }

@@ -2,6 +2,7 @@ import { ApiKeyAuthenticated, ApiKeyPrincipal, CurrentApiKey } from '@agentwatch
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { DEFAULT_PER_PAGE, ListQuery, MAX_PER_PAGE, ReadScores } from '../scores/read-scores';
+import { ScoringAnswers } from './api-answers';
 
 @ApiTags('scores')
 @Controller()
@@ -14,6 +15,7 @@ export class ScoresController {
     summary: 'Score detail of one event',
     description: '`status`: `pending` (received, not scored yet), `scored`, or `failed` (with `failure_reason`).',
   })
+  @ScoringAnswers(200, 'Score detail', [400, 404])
   detail(@CurrentApiKey() key: ApiKeyPrincipal, @Param('event_id') eventId: string) {
     return this.scores.detail(key.orgId, eventId);
   }
@@ -28,6 +30,7 @@ export class ScoresController {
   @ApiQuery({ name: 'per_page', required: false })
   @ApiQuery({ name: 'risk_level', required: false, enum: ['none', 'low', 'medium', 'high', 'critical'] })
   @ApiQuery({ name: 'from_date', required: false })
+  @ScoringAnswers(200, '`{scores, page, per_page, total}`', [400, 404])
   list(@CurrentApiKey() key: ApiKeyPrincipal, @Param('customer_id') customerId: string, @Query() query: ListQuery) {
     return this.scores.list(key.orgId, customerId, query);
   }
@@ -36,6 +39,7 @@ export class ScoresController {
   @ApiKeyAuthenticated()
   @ApiOperation({ summary: 'Justification report of a scored event, mapped to compliance frameworks' })
   @ApiQuery({ name: 'event_id', required: true })
+  @ScoringAnswers(200, 'Justification report', [400, 404])
   justification(@CurrentApiKey() key: ApiKeyPrincipal, @Query('event_id') eventId: string | undefined) {
     return this.scores.justification(key.orgId, eventId);
   }
