@@ -78,8 +78,6 @@ export interface FuzzContext {
   invalidCredentials: Credential[];
   /** Known values of a path or query parameter by name (ids of this org's resources, another org's, …). */
   known: (name: string) => string[];
-  /** Query names a route reads without documenting them as parameters. */
-  extraQuery?: (operation: Operation) => string[];
 }
 
 /** The headers that carry a credential, and what they are (named in a counterexample). */
@@ -158,7 +156,7 @@ function decodeURIComponentSafe(text: string): string {
 
 function queryString(operation: Operation, context: FuzzContext): fc.Arbitrary<string> {
   const documented = (operation.spec.parameters ?? []).filter((p) => p.in === 'query');
-  const names = [...new Set([...documented.map((p) => p.name), ...(context.extraQuery?.(operation) ?? [])])];
+  const names = documented.map((p) => p.name);
   const schemaOf = (name: string) => documented.find((p) => p.name === name)?.schema;
   const required = documented.filter((p) => p.required).map((p) => p.name);
   const pair = (name: string) => queryValue(name, schemaOf(name), context).map((value) => [name, value] as const);

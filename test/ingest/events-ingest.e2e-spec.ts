@@ -77,6 +77,32 @@ describe('event ingest → Kafka → projector → query (over HTTP)', () => {
     const ingest = openapi.body.paths['/v1/events/ingest'].post;
     expect(Object.keys(ingest.responses).sort()).toEqual(['200', '400', '401', '403', '413', '415', '429', '503']);
     expect(ingest.requestBody).toBeDefined();
+    // Every filter a list route reads is a documented query parameter, so clients and fuzzers find it.
+    const queryOf = (path: string) =>
+      ((openapi.body.paths[path].get as { parameters?: { in: string; name: string }[] }).parameters ?? [])
+        .filter((p) => p.in === 'query')
+        .map((p) => p.name)
+        .sort();
+    expect(queryOf('/v1/events')).toEqual(
+      [
+        'agent_id',
+        'session_id',
+        'action_type',
+        'tool_name',
+        'min_risk',
+        'max_risk',
+        'since',
+        'end_time',
+        'decision',
+        'limit',
+        'cursor',
+      ].sort(),
+    );
+    expect(queryOf('/v1/sessions')).toEqual(
+      ['state', 'platform', 'parent_id', 'root_only', 'since', 'end_time', 'limit', 'cursor'].sort(),
+    );
+    expect(queryOf('/v1/agents')).toEqual(['cursor', 'limit']);
+    expect(queryOf('/v1/sessions/{id}/events')).toEqual(['cursor', 'limit']);
   });
 
   it('reads two ingested batches back in timestamp order, and only for their organization', async () => {

@@ -1,6 +1,6 @@
 import { createHttpApp, listen, MAX_BODY_BYTES } from '@agentwatch/http';
 import { projectionTransport } from '@agentwatch/kafka';
-import { CONTROL_PLANE_PROJECTIONS, registerStrictJsonParser } from '@agentwatch/tenancy';
+import { CONTROL_PLANE_PROJECTIONS, operatorErrorBody, registerStrictJsonParser } from '@agentwatch/tenancy';
 import { Logger } from '@nestjs/common';
 import { ControlPlaneConfig, controlPlaneConfigFromEnv } from './config';
 import { ControlPlaneModule } from './control-plane.module';
@@ -9,6 +9,7 @@ export async function startControlPlane(config: ControlPlaneConfig) {
   const app = await createHttpApp(ControlPlaneModule.forRoot(config), {
     title: 'agentwatch control plane',
     description: 'Operator API: tenant lifecycle flows with four-eyes approval (shared/spec/002).',
+    errorShape: operatorErrorBody,
   });
   registerStrictJsonParser(app.getHttpAdapter().getInstance(), MAX_BODY_BYTES);
   await app.init();

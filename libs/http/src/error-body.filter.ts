@@ -6,6 +6,9 @@ import { FastifyReply } from 'fastify';
 export class ErrorBodyFilter implements ExceptionFilter {
   private readonly logger = new Logger('http');
 
+  /** `shape` turns the `{error}` answer into an API's own error body (the control plane's `{error, detail}`). */
+  constructor(private readonly shape: ErrorShape = (_, body) => body) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     // Apps that also run a transport inherit this filter; outside HTTP the error must reach the
     // transport unchanged (a projection batch then rolls back and is retried).
@@ -14,9 +17,11 @@ export class ErrorBodyFilter implements ExceptionFilter {
     const [status, body] = errorAnswer(exception);
     if (status >= 500 && status !== 503)
       this.logger.error(exception instanceof Error ? exception.stack : String(exception));
-    void reply.status(status).send(body);
+    void reply.status(status).send(this.shape(status, body));
   }
 }
+
+export type ErrorShape = (status: number, body: Record<string, unknown>) => Record<string, unknown>;
 
 export function errorAnswer(exception: unknown): [number, Record<string, unknown>] {
   if (exception instanceof HttpException) {

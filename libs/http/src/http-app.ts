@@ -2,7 +2,7 @@ import { DynamicModule, INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { ErrorBodyFilter } from './error-body.filter';
+import { ErrorBodyFilter, ErrorShape } from './error-body.filter';
 import { registerJsonBodyParser } from './json-body.parser';
 import { documentSharedAnswers, frameworkErrors, MAX_PATH_SEGMENT } from './shared-answers';
 
@@ -20,6 +20,8 @@ export interface HttpAppOptions {
   title: string;
   description: string;
   logger?: false | (typeof LEVELS)[number][];
+  /** The API's error body, from the `{error}` one every error answer starts as. */
+  errorShape?: ErrorShape;
 }
 
 export async function createHttpApp(module: DynamicModule, options: HttpAppOptions): Promise<NestFastifyApplication> {
@@ -27,14 +29,14 @@ export async function createHttpApp(module: DynamicModule, options: HttpAppOptio
     bodyLimit: MAX_BODY_BYTES,
     trustProxy: true,
     maxParamLength: MAX_PATH_SEGMENT,
-    frameworkErrors,
+    frameworkErrors: frameworkErrors(options.errorShape),
   });
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: options.logger ?? logLevels(process.env.LOG_LEVEL),
     // Bodies are JSON only, parsed by registerJsonBodyParser (gzip, size limit, error body).
     bodyParser: false,
   });
-  app.useGlobalFilters(new ErrorBodyFilter());
+  app.useGlobalFilters(new ErrorBodyFilter(options.errorShape));
   registerJsonBodyParser(app.getHttpAdapter().getInstance(), MAX_BODY_BYTES);
   app.enableShutdownHooks();
   const document = documentSharedAnswers(

@@ -1,5 +1,6 @@
 export * from './api-errors';
 export * from './api-json-body';
+export * from './api-json-query';
 export * from './api-responses';
 export * from './error-body.filter';
 export * from './health.controller';

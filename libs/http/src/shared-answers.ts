@@ -1,5 +1,6 @@
 import { OpenAPIObject } from '@nestjs/swagger';
 import { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorShape } from './error-body.filter';
 
 /**
  * Longest path segment the router accepts. Ids a client chooses (a machine_id has up to 256
@@ -13,12 +14,13 @@ export const MAX_PATH_SEGMENT = 4096;
  * segment): answered like every other client mistake, `400 {"error"}`, instead of Fastify's own
  * `{error: "Bad Request", code, statusCode}` with a 414.
  */
-export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  const status = error.statusCode !== undefined && error.statusCode < 500 ? 400 : 500;
-  void reply
-    .code(status)
-    .send({ error: status === 400 ? 'Invalid URL: a path segment is malformed or too long' : 'Internal server error' });
-}
+export const frameworkErrors =
+  (shape: ErrorShape = (_, body) => body) =>
+  (error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void => {
+    const status = error.statusCode !== undefined && error.statusCode < 500 ? 400 : 500;
+    const error_ = status === 400 ? 'Invalid URL: a path segment is malformed or too long' : 'Internal server error';
+    void reply.code(status).send(shape(status, { error: error_ }));
+  };
 
 const errorBody = { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] };
 

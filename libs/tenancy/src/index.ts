@@ -3,6 +3,7 @@ export * from './domain/policy';
 export * from './domain/tenant-request';
 export * from './http/dev-operator-issuer';
 export * from './http/operator-auth';
+export * from './http/operator-error-body';
 export * from './http/strict-json';
 export * from './journal/journal';
 export * from './tenancy.module';

@@ -1,6 +1,6 @@
 import { Authenticated, CurrentPrincipal, DAEMON_OR_USER, Principal } from '@agentwatch/auth';
 import { daemonActionItem, eventIngestItem, sessionIngestRecord, sessionLifecycleItem } from '@agentwatch/contracts';
-import { ApiAnswers, ApiJsonBody, INGEST_ERRORS } from '@agentwatch/http';
+import { ApiAnswers, ApiJsonBody, ApiJsonQuery, INGEST_ERRORS, pagingQuery } from '@agentwatch/http';
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
@@ -48,6 +48,7 @@ export class DaemonController {
       'Without `limit` and `cursor`: every agent, streamed as it is read, next_cursor null. With `limit` (1–1000) or `cursor`: ' +
       `one keyset page. ${CURSOR_DOC}`,
   })
+  @ApiJsonQuery(pagingQuery)
   @ApiAnswers(200, '`{agents, next_cursor}`', [400])
   agents(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>) {
     return this.listAgents.execute(principal.orgId, query);

@@ -1,9 +1,17 @@
 import { Authenticated, CurrentPrincipal, DAEMON_OR_USER, Principal } from '@agentwatch/auth';
 import { eventIngestBody } from '@agentwatch/contracts';
-import { ApiAnswers, ApiJsonBody, INGEST_ERRORS, READ_ERRORS, UuidParam } from '@agentwatch/http';
+import {
+  ApiAnswers,
+  ApiJsonBody,
+  ApiJsonQuery,
+  INGEST_ERRORS,
+  pagingQuery,
+  READ_ERRORS,
+  UuidParam,
+} from '@agentwatch/http';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { EventQueries } from '../events/event-queries';
+import { EventQueries, eventFilters } from '../events/event-queries';
 import { EventStatistics } from '../events/event-stats';
 import { IngestEvents } from '../events/ingest-events';
 import { CURSOR_DOC } from '../shared/pagination';
@@ -47,6 +55,7 @@ export class EventsController {
       "page's next_cursor, null on the last page). An invalid filter → 400 `{error:'Invalid query', details}`. " +
       CURSOR_DOC,
   })
+  @ApiJsonQuery(eventFilters.extend(pagingQuery.shape))
   @ApiAnswers(200, '`{events, next_cursor}`', [400])
   list(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>) {
     return this.queries.list(principal.orgId, query);

@@ -1,12 +1,20 @@
 import { Authenticated, CurrentPrincipal, DAEMON_OR_USER, Principal } from '@agentwatch/auth';
 import { sessionIngestRecord, sessionLifecycleBody } from '@agentwatch/contracts';
-import { ApiAnswers, ApiJsonBody, INGEST_ERRORS, READ_ERRORS, UuidParam } from '@agentwatch/http';
+import {
+  ApiAnswers,
+  ApiJsonBody,
+  ApiJsonQuery,
+  INGEST_ERRORS,
+  pagingQuery,
+  READ_ERRORS,
+  UuidParam,
+} from '@agentwatch/http';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
 import { IngestSessions } from '../sessions/ingest-sessions';
 import { ListSessionEvents } from '../sessions/list-session-events';
-import { SessionQueries } from '../sessions/session-queries';
+import { SessionQueries, sessionFilters } from '../sessions/session-queries';
 import { CURSOR_DOC, pageRequest } from '../shared/pagination';
 import { RateLimited } from './ingest-rate-limit';
 
@@ -48,6 +56,7 @@ export class SessionsController {
       '`{sessions:[…], next_cursor}`. Filters: state, platform, parent_id, root_only=true (parent_id null), since and end_time ' +
       `(inclusive bounds on started_at); limit (default 100, max 1000) and cursor. ${CURSOR_DOC}`,
   })
+  @ApiJsonQuery(sessionFilters.extend(pagingQuery.shape))
   @ApiAnswers(200, '`{sessions, next_cursor}`', [400])
   list(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>) {
     return this.queries.list(principal.orgId, query);
@@ -85,8 +94,7 @@ export class SessionsController {
       `next_cursor null on the last page. ${CURSOR_DOC} ` +
       'A session of another organization, or one with neither a lifecycle record nor events → 404.',
   })
-  @ApiQuery({ name: 'limit', required: false })
-  @ApiQuery({ name: 'cursor', required: false })
+  @ApiJsonQuery(pagingQuery)
   @ApiAnswers(200, '`{events, next_cursor}`', [...READ_ERRORS])
   events(
     @CurrentPrincipal() principal: Principal,

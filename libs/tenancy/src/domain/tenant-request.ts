@@ -4,6 +4,7 @@ import { z } from 'zod';
 export const PLAN_TIERS = ['core', 'team', 'enterprise'] as const;
 export const ISOLATIONS = ['shared', 'dedicated', 'self-hosted'] as const;
 export const MAX_SLUG_LENGTH = 56;
+export const SLUG_SHAPE = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 
 const FIELDS = [
   'slug',
@@ -23,7 +24,7 @@ export const tenantRequestSchema = z.object({
   slug: z
     .string()
     .max(MAX_SLUG_LENGTH, `slug: at most ${MAX_SLUG_LENGTH} characters`)
-    .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, 'slug: lower-case letters, digits and inner hyphens only'),
+    .regex(SLUG_SHAPE, 'slug: lower-case letters, digits and inner hyphens only'),
   name: storable(z.string().trim().min(1, 'name: required').max(200)),
   owner_email: storable(z.string()).regex(/^[^@\s]+@[^@\s]+$/, 'owner_email: must contain @'),
   region: storable(z.string().min(1, 'region: required').max(64)),

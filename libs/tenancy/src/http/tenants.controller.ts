@@ -30,6 +30,7 @@ import { TenantFlows, textOf } from '../tenant-flows';
 import { DomainErrorFilter } from './domain-error.filter';
 import { JournalStream, sseFrame } from './journal-stream';
 import { CurrentOperator, Operator, OperatorAccess } from './operator-auth';
+import { SlugParam } from './operator-error-body';
 import { assertEmptyBody, assertWellFormed } from './strict-json';
 
 const ctxOf = (operator: Operator): Context => ({
@@ -38,6 +39,7 @@ const ctxOf = (operator: Operator): Context => ({
   now: new Date().toISOString(),
 });
 
+const NOT_FOUND = '`{"error":"not_found",detail}`: no tenant has that slug';
 const SUMMARY =
   '`{slug, flow_id, flow_kind, state, presentation, poll_url, stream_url}` of the flow the command acted on ' +
   '(the live offboard flow while a deprovision is open).';
@@ -91,8 +93,8 @@ export class TenantsController implements BeforeApplicationShutdown {
       'Tenant detail: state, presentation (derived), database_name, cell, placement {cell, region, database_name, schema_version}, ' +
       'attempts, next_retry_at, last_error, requester, approver, timestamps, tokens_minted, deprovision (the offboard flow or null).',
   })
-  @ApiNotFoundResponse({ description: '`{"error":"not_found",detail}`' })
-  detail(@Param('slug') slug: string) {
+  @ApiNotFoundResponse({ description: NOT_FOUND })
+  detail(@Param('slug', SlugParam) slug: string) {
     return this.flows.detail(slug);
   }
 
@@ -101,8 +103,8 @@ export class TenantsController implements BeforeApplicationShutdown {
   @OperatorAccess('write')
   @ApiOkResponse({ description: `Approved. ${SUMMARY}` })
   @ApiConflictResponse({ description: CONFLICT })
-  @ApiNotFoundResponse({ description: '`{"error":"not_found",detail}`' })
-  approve(@CurrentOperator() operator: Operator, @Param('slug') slug: string, @Body() body: unknown) {
+  @ApiNotFoundResponse({ description: NOT_FOUND })
+  approve(@CurrentOperator() operator: Operator, @Param('slug', SlugParam) slug: string, @Body() body: unknown) {
     assertEmptyBody(body);
     return this.flows.decideOnCurrent(ctxOf(operator), slug, { type: 'ApproveFlow' });
   }
@@ -114,7 +116,8 @@ export class TenantsController implements BeforeApplicationShutdown {
   @ApiOkResponse({ description: `Rejected: the flow ends in state \`rejected\`. ${SUMMARY}` })
   @ApiConflictResponse({ description: CONFLICT })
   @ApiUnprocessableEntityResponse({ description: REASON_REFUSED })
-  reject(@CurrentOperator() operator: Operator, @Param('slug') slug: string, @Body() body: unknown) {
+  @ApiNotFoundResponse({ description: NOT_FOUND })
+  reject(@CurrentOperator() operator: Operator, @Param('slug', SlugParam) slug: string, @Body() body: unknown) {
     const reason = textOf(assertWellFormed(body), 'reason');
     return this.flows.decideOnCurrent(ctxOf(operator), slug, { type: 'RejectFlow', reason });
   }
@@ -128,7 +131,8 @@ export class TenantsController implements BeforeApplicationShutdown {
   })
   @ApiConflictResponse({ description: CONFLICT })
   @ApiUnprocessableEntityResponse({ description: REASON_REFUSED })
-  cancel(@CurrentOperator() operator: Operator, @Param('slug') slug: string, @Body() body: unknown) {
+  @ApiNotFoundResponse({ description: NOT_FOUND })
+  cancel(@CurrentOperator() operator: Operator, @Param('slug', SlugParam) slug: string, @Body() body: unknown) {
     const reason = textOf(assertWellFormed(body), 'reason');
     return this.flows.decideOnCurrent(ctxOf(operator), slug, { type: 'CancelFlow', reason });
   }
@@ -139,7 +143,8 @@ export class TenantsController implements BeforeApplicationShutdown {
   @ApiJsonBody(reasonBodySchema.partial(), 'none, or `{"reason": string}`')
   @ApiOkResponse({ description: `Resumed: the paused step runs again with a fresh retry budget. ${SUMMARY}` })
   @ApiConflictResponse({ description: `${CONFLICT} Only a paused flow resumes.` })
-  resume(@CurrentOperator() operator: Operator, @Param('slug') slug: string, @Body() body: unknown) {
+  @ApiNotFoundResponse({ description: NOT_FOUND })
+  resume(@CurrentOperator() operator: Operator, @Param('slug', SlugParam) slug: string, @Body() body: unknown) {
     if (body !== undefined && body !== null && !(typeof body === 'object' && Object.keys(body).length === 0)) {
       textOf(assertWellFormed(body), 'reason');
     }
@@ -154,7 +159,8 @@ export class TenantsController implements BeforeApplicationShutdown {
       '`{token, token_id, prefix, organization_id, slug, created_at}`: the raw token, shown this once; only its SHA-256 and prefix are kept.',
   })
   @ApiConflictResponse({ description: 'The tenant is not db-ready yet (or has ended).' })
-  mintToken(@CurrentOperator() operator: Operator, @Param('slug') slug: string, @Body() body: unknown) {
+  @ApiNotFoundResponse({ description: NOT_FOUND })
+  mintToken(@CurrentOperator() operator: Operator, @Param('slug', SlugParam) slug: string, @Body() body: unknown) {
     assertEmptyBody(body);
     return this.flows.mintToken(ctxOf(operator), slug);
   }
@@ -171,7 +177,8 @@ export class TenantsController implements BeforeApplicationShutdown {
     description:
       '`{"error":"unprocessable","detail":"justification: at least 20 characters"}` (or `justification: required string`)',
   })
-  deprovision(@CurrentOperator() operator: Operator, @Param('slug') slug: string, @Body() body: unknown) {
+  @ApiNotFoundResponse({ description: NOT_FOUND })
+  deprovision(@CurrentOperator() operator: Operator, @Param('slug', SlugParam) slug: string, @Body() body: unknown) {
     const justification = textOf(assertWellFormed(body), 'justification');
     return this.flows.deprovision(ctxOf(operator), slug, justification);
   }
@@ -184,8 +191,9 @@ export class TenantsController implements BeforeApplicationShutdown {
       'Server-sent events: every journal event of the flow as `id: <position>`, `event: <type>`, `data: <json>`; history first, then live. ' +
       '`Last-Event-ID` resumes after that position. Comment lines `: heartbeat` keep the connection open.',
   })
+  @ApiNotFoundResponse({ description: NOT_FOUND })
   async events(
-    @Param('slug') slug: string,
+    @Param('slug', SlugParam) slug: string,
     @Headers('last-event-id') lastEventId: string | undefined,
     @Res() reply: FastifyReply,
   ): Promise<void> {
