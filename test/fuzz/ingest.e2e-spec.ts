@@ -11,6 +11,7 @@ import {
   startScoringStack,
 } from '@agentwatch/testing';
 import fc from 'fast-check';
+import { deadLettersUnder, laggingReaders, partitionEnds } from './consumer-positions';
 import { IngestRequest, ingestRequest } from './ingest-arbitraries';
 import { Promised, storedFor } from './stored-exactly-once';
 
@@ -108,43 +109,15 @@ describe('adversarial ingest through HTTP → Kafka → Postgres (property-based
     await admin.connect();
     try {
       const topics = [TOPICS.ingestEvents.name, TOPICS.ingestSessions.name].map((t) => settings.prefix + t);
-      const ends = new Map<string, string>();
-      for (const topic of topics) {
-        for (const { partition, high } of await admin.fetchTopicOffsets(topic)) ends.set(`${topic}:${partition}`, high);
-      }
-      // A group that reads a topic must have read every partition that holds records to its end.
-      const behind = async () => {
-        const rows: { consumer_group: string; topic: string; partition: number; next: string }[] = await database.query(
-          `SELECT consumer_group, topic, partition, next_offset::text AS next FROM projection_checkpoints WHERE topic = ANY($1)`,
-          [topics],
-        );
-        const at = new Map(rows.map((r) => [`${r.consumer_group} ${r.topic}:${r.partition}`, r.next]));
-        const readers = new Set(rows.map((r) => `${r.consumer_group} ${r.topic}`));
-        const lagging = [...readers].flatMap((reader) =>
-          [...ends]
-            .filter(([partition, high]) => partition.startsWith(reader.split(' ')[1]) && high !== '0')
-            .filter(([partition, high]) => at.get(`${reader.split(' ')[0]} ${partition}`) !== high)
-            .map(
-              ([partition, high]) =>
-                `${reader.split(' ')[0]} ${partition}: ${at.get(`${reader.split(' ')[0]} ${partition}`)} of ${high}`,
-            ),
-        );
-        return { groups: new Set(rows.map((r) => r.consumer_group)).size, lagging };
-      };
+      const ends = await partitionEnds(admin, topics);
       // The projector's consumers and the scoring worker's: every partition with records is read to its end.
-      const final = await eventually(behind, (b) => b.groups >= 2 && b.lagging.length === 0, {
-        what: 'consumers at the end of every partition',
-        timeoutMs: 60_000,
-      });
+      const final = await eventually(
+        () => laggingReaders(database, ends),
+        (readers) => readers.groups >= 2 && readers.lagging.length === 0,
+        { what: 'consumers at the end of every partition', timeoutMs: 60_000 },
+      );
       expect(final.lagging).toEqual([]);
-      const existing = new Set(await admin.listTopics());
-      const deadLetters: string[] = [];
-      for (const topic of [...existing].filter((t) => t.startsWith(settings.prefix) && t.endsWith('.dlq'))) {
-        for (const { partition, high, low } of await admin.fetchTopicOffsets(topic)) {
-          if (high !== low) deadLetters.push(`${topic}:${partition} holds ${BigInt(high) - BigInt(low)}`);
-        }
-      }
-      expect(deadLetters).toEqual([]);
+      expect(await deadLettersUnder(admin, settings.prefix)).toEqual([]);
     } finally {
       await admin.disconnect();
       await database.destroy();
