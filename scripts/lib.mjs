@@ -18,11 +18,8 @@ export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/agentwat
  * 4,144 MB) V8 lets a heap whose live data is 55–80 MB grow to 180–280 MB before it collects;
  * with up to 90 MB of buffers in flight besides, the worker reached 513 MB on a backlog and the
  * projector 501 MB. A cap alone makes V8 collect far more often, because its growth factor shrinks
- * with the cap (the worker's CPU per event 111 → 139–159 µs); a fixed growth factor of 4 keeps
- * collections about as rare as before. Alone on backlogs of 203,000–256,000 events (issue 7,
- * `npm run bench:alone`):
- * - scoring worker: peak RSS 436–473 → 378–404 MB, CPU per event median 111 → 117 µs;
- * - projector: peak RSS 409–425 → 370–381 MB, CPU per event 42–45 → 43–45 µs.
+ * with the cap; a fixed growth factor of 4 keeps collections about as rare as without one. What each
+ * costs and saves: docs/adr/0009-capped-old-generation.md.
  */
 const CAPPED_OLD_GENERATION = ['--max-old-space-size=384', '--heap-growing-percent=300'];
 // `agentwatch replay` runs the projections in its own process, so it gets the cap too: replaying
@@ -117,7 +114,7 @@ export function ensureKafka() {
 
 /**
  * kcat (the Debian package) must be on PATH: an integration test reads topics with it exactly as
- * the README tells people to. Installs it with apt-get when missing; `apt-get update` only when the
+ * docs/operations.md tells people to. Installs it with apt-get when missing; `apt-get update` only when the
  * first attempt fails, because refreshing the package lists is slow and usually unnecessary.
  */
 export function ensureKcat() {

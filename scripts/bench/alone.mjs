@@ -2,8 +2,8 @@
 // `npm run bench:alone -- --app scoring-worker|projector [--rounds N] [variant …]`: one app alone on
 // the backlog of a kept bench database (`npm run bench -- --quick --keep-database`), from scratch,
 // once per variant and round, alternating. Prints the app's CPU per event (from /proc), Postgres's
-// and its peak RSS (VmHWM): the figures by which the fourth session's changes were judged (README,
-// Performance), without the noise of the other apps. It rewrites the kept database's read
+// and its peak RSS (VmHWM): the figures by which a change to one app is judged (docs/performance.md),
+// without the noise of the other apps. It rewrites the kept database's read
 // models; drop it afterwards (`DROP DATABASE agentwatch_bench`).
 //
 // A variant is a comma-separated list of node flags (`--max-old-space-size=384`), environment

@@ -379,7 +379,7 @@ describe('scoring: policies → ingest → worker → score reads (over HTTP)', 
         { what: 'the event scored on the read model' },
       )
     ).body.events;
-    // The README's levels: none 0, low 1–24, medium 25–49, high 50–74, critical 75–100.
+    // The levels of docs/api/scoring.md: none 0, low 1–24, medium 25–49, high 50–74, critical 75–100.
     const score = event.risk_score as number;
     const level = score === 0 ? 'none' : score < 25 ? 'low' : score < 50 ? 'medium' : score < 75 ? 'high' : 'critical';
     const stats = (await call<Body>(`${stack.apiUrl}/v1/events/stats`, { token: fresh.token })).body;

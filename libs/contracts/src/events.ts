@@ -15,7 +15,7 @@ export const MAX_BATCH_ITEMS = 1000;
 
 /** One item of `POST /v1/events/ingest` (spec §2 "Event ingest item fields"). */
 export const eventIngestItem = z.object({
-  /** Client id of the event: makes a retried batch idempotent (DESIGN.md §5). */
+  /** Client id of the event: makes a retried batch idempotent (docs/api/cloud.md). */
   event_id: optionalString(TEXT_LIMITS.eventId),
   action_type: z.enum(ACTION_TYPES),
   timestamp: isoDateTime,

@@ -1,4 +1,4 @@
-// Topic contract (DESIGN.md §4). Names are `<context>.<stream>.v<N>`; a deployment may prefix them
+// Topic contract (docs/architecture.md). Names are `<context>.<stream>.v<N>`; a deployment may prefix them
 // (test runs do, so reruns on a used machine never read an earlier run's records).
 
 export const FOREVER = -1;

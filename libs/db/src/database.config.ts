@@ -1,4 +1,4 @@
-// Three Postgres roles (DESIGN.md §6): the owner runs migrations and owns the tables; the API role
+// Three Postgres roles (docs/architecture.md): the owner runs migrations and owns the tables; the API role
 // is neither owner, superuser nor BYPASSRLS, so row-level security always applies to it; the
 // projector role writes every organization's read-model rows and is the only one that bypasses RLS.
 

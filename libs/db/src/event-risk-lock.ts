@@ -17,8 +17,8 @@ const stripeOf = (orgId: string, sessionId: string) =>
  *
  * It is striped by organization and session (an event and its score name the same ones), not one
  * global lock: with one lock every score batch waited for every events batch in flight and stalled
- * all that followed, and ack → queryable at 2,000 events/s went from 31 ms to 1.1 s once scoring ran
- * (issue 7). Stripes are taken in one sorted statement on both sides, so two batches never deadlock.
+ * all that followed (see docs/adr/0003-event-score-interlock.md). Stripes are taken in one sorted
+ * statement on both sides, so two batches never deadlock.
  */
 export async function lockEventRiskStripes(
   tx: Queryable,

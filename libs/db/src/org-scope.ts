@@ -39,7 +39,7 @@ export class OrgScope {
   }
 }
 
-/** Refuses to serve from a role that could read across organizations (DESIGN.md §6). */
+/** Refuses to serve from a role that could read across organizations (docs/architecture.md). */
 export async function assertRowLevelSecurityApplies(dataSource: DataSource): Promise<void> {
   const [role] = await dataSource.query(
     `SELECT r.rolname, r.rolsuper, r.rolbypassrls,

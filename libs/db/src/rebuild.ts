@@ -42,7 +42,7 @@ export async function prepareRebuildSchema(owner: DataSource, schema: string, ta
     }
   }
   // A bulk load is faster into a table whose secondary indexes are built once at the end than into one
-  // that maintains them row by row (issue 7: replay slowed down as the 10M-row indexes grew). Unique
+  // that maintains them row by row (a replay slowed down as the 10M-row indexes grew). Unique
   // indexes stay: upserts need them. No projection reads its own table by a non-unique index.
   for (const { name } of await secondaryIndexes(owner, s, tables)) await owner.query(`DROP INDEX ${s}.${name}`);
   await owner.query(`GRANT USAGE ON SCHEMA ${s} TO ${ROLE_NAMES.projector}`);

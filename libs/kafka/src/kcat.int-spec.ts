@@ -10,7 +10,7 @@ import { deleteTopicsWithPrefix, ensureTopics } from './topic-admin';
 
 const run = promisify(execFile);
 
-// The README's command, as typed in a shell between single quotes: kcat itself reads the \n escapes.
+// The command of docs/operations.md, as typed in a shell between single quotes: kcat itself reads the \n escapes.
 const FORMAT = '%T %p:%o key=%k %h\\n%s\\n';
 
 describe('plain kcat (the Debian package) reads our topics in a form a person can follow', () => {

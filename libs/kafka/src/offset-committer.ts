@@ -12,9 +12,9 @@ export const OFFSET_COMMIT_INTERVAL_MS = 1000;
  * A projection's Kafka offsets only follow its checkpoints in Postgres, for lag tooling such as
  * `kafka-consumer-groups --describe`: nothing reads them back. Committing them after every batch put a
  * broker round trip on each batch's path, and the consumer fetches again only once every batch of a
- * fetch is applied: at 2,000 events/s with scoring running, that commit took a median 8–10 ms after a
- * transaction of 12–33 ms (issue 7). Here each batch only notes its offset, and the latest offset of
- * every partition leaves in one request per interval, off the batches' path. An idle consumer's
+ * fetch is applied (see docs/adr/0008-offset-commits-off-the-batch-path.md). Here each batch only
+ * notes its offset, and the latest offset of every partition leaves in one request per interval, off
+ * the batches' path. An idle consumer's
  * offsets follow within one interval; `flush` sends what is noted at once (on stop).
  */
 export class OffsetCommitter {

@@ -1,5 +1,5 @@
 /**
- * The apps' own configuration (DESIGN.md §12 and .env.example): what a test stack sets on purpose or
+ * The apps' own configuration (docs/operations.md and .env.example): what a test stack sets on purpose or
  * leaves at its default, never what the caller's shell happens to export. Only the infrastructure
  * passes through: DATABASE_URL (and its role password), KAFKA_BROKERS, KAFKA_PARTITIONS, the run's
  * topic prefix, PATH and the like.

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-// The control plane's tables (DESIGN.md §8): the append-only flow journal, the flow rows projected
+// The control plane's tables (docs/api/control-plane.md): the append-only flow journal, the flow rows projected
 // from it in the same transaction, durable timers, the transactional outbox, routes, tokens and
 // check-ins. None holds a raw ingest token: only SHA-256 hashes and short prefixes.
 export class Tenancy1732406400000 implements MigrationInterface {

@@ -23,8 +23,8 @@ function addCounts(source: string): string {
 
 const COUNTED = 'org_id, "timestamp", action_type, decision, risk_score, tool_name';
 
-// GET /v1/events/stats read every event of the last 24 hours on each request: about 1.2 s at p95
-// with 110,000 events per organization (issue 7). Events now also count into hourly buckets in the
+// GET /v1/events/stats reading every event of the last 24 hours on each request costs in proportion
+// to the organization's events (see docs/adr/0002-hourly-counters.md). Events also count into hourly buckets in the
 // transaction that writes them, so the stats read at most 24 hours of counters. Statement triggers
 // with transition tables keep that one aggregated upsert per batch, for the projector's inserts,
 // the score projection's updates (an event moves from `unscored` to its level) and any delete.

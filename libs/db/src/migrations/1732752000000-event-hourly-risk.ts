@@ -34,8 +34,8 @@ const COUNTED = 'org_id, "timestamp", action_type, decision, tool_name';
 const SCORED = `org_id, "timestamp", risk_score`;
 
 // Copying a score onto an event moved it between two counter rows keyed by every stats dimension at
-// once, and the UPDATE trigger aggregated both transition tables over all of them: about 1.5 counter
-// upserts and 27 µs of Postgres CPU per scored event, two thirds of the score copy's cost (issue 7).
+// once, and the UPDATE trigger aggregated both transition tables over all of them: most of the score
+// copy's cost (see docs/adr/0002-hourly-counters.md).
 // The stats only ever read each dimension on its own, so risk levels are counted apart, for scored
 // events only (unscored = total − scored): a score copy now adds to a few (organization, hour, level)
 // rows and leaves the other counters alone. The counted columns of an event are never updated (a

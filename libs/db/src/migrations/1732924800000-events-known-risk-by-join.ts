@@ -1,9 +1,9 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 // An event whose score was projected first takes it from event_risk when it is inserted. That was a
-// plpgsql row trigger, one SELECT per event: 5–8 µs of Postgres CPU per inserted event, against
-// 1–1.5 µs for the same lookup as a LEFT JOIN in the projection's INSERT (200,000 events in batches
-// of 1,000, issue 7). EventsProjection now joins; the trigger goes.
+// plpgsql row trigger, one SELECT per event, several times dearer in Postgres CPU than the same lookup
+// as a LEFT JOIN in the projection's INSERT (see docs/adr/0006-postgres-cost-per-scored-event.md).
+// EventsProjection joins; the trigger goes.
 export class EventsKnownRiskByJoin1732924800000 implements MigrationInterface {
   name = 'EventsKnownRiskByJoin1732924800000';
 

@@ -14,11 +14,11 @@ const retype = (type: 'json' | 'jsonb') =>
 
 // A score's detail documents are written once per event and only ever read back whole (the scoring
 // API's per-event detail and lists); no query looks inside them. jsonb parses each into its binary
-// form on insert, json only checks the text: 20.5–22.5 → 10.5–11.5 µs of Postgres CPU per score row
-// (20,000 rows of the six columns, batches of 1,000; issue 7), and reading them back costs less too.
+// form on insert, json only checks the text: about half the Postgres CPU per score row (see
+// docs/adr/0006-postgres-cost-per-scored-event.md), and reading them back costs less too.
 // The conversion rewrites event_scores once (one row per scored event), holding it locked meanwhile:
-// the scoring worker and the scoring API's reads wait for it. events.arguments would save 1.5–2 µs per
-// event the same way, too little for a rewrite of the events table: left as it is.
+// the scoring worker and the scoring API's reads wait for it. events.arguments would save too little
+// the same way to pay for a rewrite of the events table: left as it is.
 export class ScoreDetailsAsJson1733011200000 implements MigrationInterface {
   name = 'ScoreDetailsAsJson1733011200000';
 

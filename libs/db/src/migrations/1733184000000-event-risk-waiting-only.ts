@@ -1,8 +1,8 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-// event_risk used to keep every score, also those copied onto their events rows; EventRiskProjection
-// now keeps only the scores still waiting for their event (issue 7). This reclaims the rest in a
-// database from before: rows whose event holds its score already. What stays is still waiting.
+// EventRiskProjection keeps in event_risk only the scores still waiting for their event. A database
+// whose event_risk holds every score, also those copied onto their events rows, gets the rest
+// reclaimed here: rows whose event holds its score already. What stays is still waiting.
 export class EventRiskWaitingOnly1733184000000 implements MigrationInterface {
   name = 'EventRiskWaitingOnly1733184000000';
 

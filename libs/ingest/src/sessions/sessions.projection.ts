@@ -6,7 +6,7 @@ import { EntityManager } from 'typeorm';
 
 /**
  * The sessions read model, merged from lifecycle records and from events. The merge is written so
- * that the order in which records arrive does not matter (DESIGN.md §5):
+ * that the order in which records arrive does not matter (docs/api/cloud.md):
  * - `ended` is final, dated by the earliest `ended` record;
  * - otherwise the record with the latest timestamp sets the state: a late, older record never
  *   regresses it;

@@ -14,7 +14,7 @@ export interface ScoredEvent {
   receivedAt: string;
 }
 
-/** `domain:scope:verb` (DESIGN.md §7). `scope` is null when the event does not say what it touched. */
+/** `domain:scope:verb` (docs/api/scoring.md). `scope` is null when the event does not say what it touched. */
 export interface Action {
   domain: 'process' | 'file' | 'network' | 'mcp';
   scope: string | null;

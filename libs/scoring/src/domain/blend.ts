@@ -69,6 +69,6 @@ export function fingerprintOf(event: ScoredEvent, graph: GraphScore, policyVersi
     flags: graph.behavioralFlags,
     components: graph.components,
   };
-  // One-shot hash: no Hash object per event (1.3–1.7 µs of the worker's CPU per event).
+  // One-shot hash: no Hash object per event (see docs/adr/0006-postgres-cost-per-scored-event.md).
   return hash('sha256', JSON.stringify(input));
 }

@@ -25,8 +25,7 @@ export class EventRiskProjection {
     );
     // One statement, so both halves see the same events rows: each score lands in exactly one place.
     // Only the scores of events not projected yet are kept in event_risk; storing every score there
-    // as well cost a second row and index entry per event: about a third of this projection's Postgres
-    // time (issue 7).
+    // as well cost a second row and index entry per event (see docs/adr/0006-postgres-cost-per-scored-event.md).
     await byIndexLookups(tx, () =>
       tx.query(
         `WITH score AS (

@@ -36,8 +36,8 @@ export async function loadTreeHistory(q: Queryable, events: ScoredEvent[]): Prom
   // A partition's batch of 1,000 events names a few dozen sessions: those go, once each.
   const starts = [...new Map(withSession.map((e) => [treeKey(e.orgId, e.sessionId!), e])).values()];
   // Each recursion step looks up a few sessions by key. Left to itself the planner expects hundreds of
-  // rows per step and hash-joins a full scan of `sessions`, twice per batch: 14.5 ms per batch on
-  // 3,000 sessions in a quick bench (second only to the scores insert), growing with the table.
+  // rows per step and hash-joins a full scan of `sessions`, twice per batch, growing with the table
+  // (see docs/adr/0006-postgres-cost-per-scored-event.md).
   const rows: { org_id: string; start: string; event_id: string; session_id: string; at: Date; facts: Fact[] }[] =
     await byIndexLookups(q, () =>
       q.query(

@@ -1,4 +1,4 @@
-// The tenant flow aggregate (DESIGN.md §8, spec 002 §3): pure decide/evolve over an event union,
+// The tenant flow aggregate (docs/architecture.md, spec 002 §3): pure decide/evolve over an event union,
 // modelled on emmett's shoppingCart. Two kinds of flow share it: `onboard` (request → active) and
 // `offboard` (deprovision → deprovisioned), each its own stream.
 
