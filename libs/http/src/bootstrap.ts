@@ -37,8 +37,10 @@ export interface RunningApp {
   url: string;
 }
 
-interface Principal {
+/** Where the credential guards leave the caller: a product principal, or a scoring API key. */
+interface Authenticated {
   principal?: { orgId?: string | null };
+  apiKey?: { orgId?: string };
 }
 
 /**
@@ -75,7 +77,8 @@ export async function bootApp<C extends ServerConfig>(
     .addHook('onSend', async (request, _reply, payload) => {
       const raw = request.raw as LoggedRequest;
       raw.routePattern = request.routeOptions?.url;
-      raw.orgId = (request as unknown as Principal).principal?.orgId ?? null;
+      const caller = request as unknown as Authenticated;
+      raw.orgId = caller.principal?.orgId ?? caller.apiKey?.orgId ?? null;
       return payload;
     });
   definition.configureHttp?.(app);
