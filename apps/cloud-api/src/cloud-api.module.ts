@@ -1,6 +1,5 @@
 import { AuthModule, IdentityApiModule } from '@agentwatch/auth';
 import { DatabaseModule } from '@agentwatch/db';
-import { HealthController, MetricsController } from '@agentwatch/http';
 import { IngestApiModule } from '@agentwatch/ingest';
 import { KafkaModule } from '@agentwatch/kafka';
 import { DynamicModule, Module } from '@nestjs/common';
@@ -23,7 +22,6 @@ export class CloudApiModule {
         IdentityApiModule,
         IngestApiModule.forRoot({ rateLimit: config.rateLimit }),
       ],
-      controllers: [HealthController, MetricsController],
     };
   }
 }

@@ -1,21 +1,54 @@
-import { AuthConfig, authConfigFromEnv } from '@agentwatch/auth';
-import { DatabaseConfig, databaseConfigFromEnv } from '@agentwatch/db';
-import { KafkaSettings, kafkaSettingsFromEnv } from '@agentwatch/kafka';
+import { AuthConfig, assertAuthConfig, authConfigFromEnv } from '@agentwatch/auth';
+import {
+  databaseEnv,
+  Infrastructure,
+  infrastructure,
+  integer,
+  kafkaEnv,
+  parseConfig,
+  port,
+  ServerConfig,
+  secretText,
+  serverEnv,
+  text,
+  textVariables,
+  urlText,
+} from '@agentwatch/http';
+import { z } from 'zod';
 
-export interface CloudApiConfig {
-  port: number;
-  database: DatabaseConfig;
-  kafka: KafkaSettings;
+export const cloudApiConfigSchema = z
+  .object({
+    ...serverEnv,
+    ...databaseEnv,
+    ...kafkaEnv,
+    CLOUD_API_PORT: port(8080),
+    AUTH_JWKS_URL: urlText(['https', 'http']),
+    AUTH_JWT_ISSUER: text(),
+    AUTH_JWT_AUDIENCE: text(),
+    AUTH_HS256_SECRET: secretText(32),
+    AUTH_ORG_CLAIM: text(),
+    AUTH_DEV_ISSUER_DIR: text(),
+    INGEST_RATE_LIMIT_RPS: integer('a positive integer (requests per second)', 200, 1),
+    INGEST_RATE_LIMIT_BURST: integer('a positive integer (requests)', 400, 1),
+  })
+  .transform((env) => {
+    const auth = authConfigFromEnv(textVariables(env));
+    assertAuthConfig(auth);
+    return {
+      port: env.CLOUD_API_PORT,
+      host: env.HOST,
+      logLevel: env.LOG_LEVEL,
+      ...infrastructure(env, 'agentwatch-cloud-api'),
+      auth,
+      rateLimit: { rps: env.INGEST_RATE_LIMIT_RPS, burst: env.INGEST_RATE_LIMIT_BURST },
+    };
+  });
+
+export interface CloudApiConfig extends ServerConfig, Infrastructure {
   auth: AuthConfig;
   rateLimit: { rps: number; burst: number };
 }
 
 export function cloudApiConfigFromEnv(env: NodeJS.ProcessEnv = process.env): CloudApiConfig {
-  return {
-    port: Number(env.CLOUD_API_PORT ?? 8080),
-    database: databaseConfigFromEnv(env),
-    kafka: kafkaSettingsFromEnv('agentwatch-cloud-api', env),
-    auth: authConfigFromEnv(env),
-    rateLimit: { rps: Number(env.INGEST_RATE_LIMIT_RPS ?? 200), burst: Number(env.INGEST_RATE_LIMIT_BURST ?? 400) },
-  };
+  return parseConfig(cloudApiConfigSchema, env);
 }

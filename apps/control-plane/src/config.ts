@@ -1,20 +1,65 @@
-import { DatabaseConfig, databaseConfigFromEnv } from '@agentwatch/db';
-import { KafkaSettings, kafkaSettingsFromEnv } from '@agentwatch/kafka';
+import {
+  databaseEnv,
+  Infrastructure,
+  infrastructure,
+  integerText,
+  kafkaEnv,
+  parseConfig,
+  port,
+  ServerConfig,
+  serverEnv,
+  text,
+  textVariables,
+  urlText,
+} from '@agentwatch/http';
 import { TenancySettings, tenancySettingsFromEnv } from '@agentwatch/tenancy';
+import { z } from 'zod';
 
-export interface ControlPlaneConfig {
-  port: number;
-  database: DatabaseConfig;
-  kafka: KafkaSettings;
+const milliseconds = integerText('a positive integer (milliseconds)', 1);
+
+export const controlPlaneConfigSchema = z
+  .object({
+    ...serverEnv,
+    ...databaseEnv,
+    ...kafkaEnv,
+    CONTROL_PLANE_PORT: port(8082),
+    OPERATOR_JWKS_URL: urlText(['https', 'http']),
+    OPERATOR_JWT_ISSUER: text(),
+    OPERATOR_DEV_ISSUER_DIR: text(),
+    OPERATOR_CLIENT_ID: text(),
+    OPERATOR_ROLE_CLAIM: text(),
+    // Its shape (a JSON array of cells) is checked by parseCells, whose errors name CONTROL_CELLS.
+    CONTROL_CELLS: text().superRefine((raw, ctx) => {
+      if (raw === undefined || raw.trim() === '') return;
+      try {
+        JSON.parse(raw);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'expected a JSON array of {id, region, capacity, admin_url}' });
+      }
+    }),
+    CONTROL_RETRY_BASE_MS: milliseconds,
+    CONTROL_RETRY_MAX_MS: milliseconds,
+    CONTROL_RETRY_MAX_ATTEMPTS: integerText('a positive integer (attempts)', 1),
+    CONTROL_STEP_LEASE_MS: milliseconds,
+    CONTROL_POLL_MS: milliseconds,
+    CONTROL_OUTBOX_RETENTION_HOURS: integerText('a positive integer (hours)', 1),
+    CONTROL_SSE_HEARTBEAT_MS: milliseconds,
+  })
+  .transform((env) => {
+    const infra = infrastructure(env, 'agentwatch-control-plane');
+    return {
+      port: env.CONTROL_PLANE_PORT,
+      host: env.HOST,
+      logLevel: env.LOG_LEVEL,
+      ...infra,
+      tenancy: tenancySettingsFromEnv(textVariables(env), infra.database.adminUrl),
+    };
+  });
+
+export interface ControlPlaneConfig extends ServerConfig, Infrastructure {
   tenancy: TenancySettings;
 }
 
 export function controlPlaneConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ControlPlaneConfig {
-  const database = databaseConfigFromEnv(env);
-  return {
-    port: Number(env.CONTROL_PLANE_PORT ?? 8082),
-    database,
-    kafka: kafkaSettingsFromEnv('agentwatch-control-plane', env),
-    tenancy: tenancySettingsFromEnv(env, database.adminUrl),
-  };
+  return parseConfig(controlPlaneConfigSchema, env);
 }

@@ -1,5 +1,4 @@
 import { DatabaseModule } from '@agentwatch/db';
-import { HealthController } from '@agentwatch/http';
 import { KafkaModule } from '@agentwatch/kafka';
 import { TenancyModule } from '@agentwatch/tenancy';
 import { DynamicModule, Module } from '@nestjs/common';
@@ -19,7 +18,6 @@ export class ControlPlaneModule {
         KafkaModule.forRoot(config.kafka),
         TenancyModule.forRoot(config.tenancy),
       ],
-      controllers: [HealthController],
     };
   }
 }

@@ -1,5 +1,4 @@
 import { DatabaseModule } from '@agentwatch/db';
-import { HealthController, MetricsController } from '@agentwatch/http';
 import { IngestProjectionsModule } from '@agentwatch/ingest';
 import { KafkaModule } from '@agentwatch/kafka';
 import { ScoringProjectionsModule } from '@agentwatch/scoring';
@@ -23,7 +22,6 @@ export class ProjectorModule {
         ScoringProjectionsModule,
         TenancyProjectionsModule,
       ],
-      controllers: [HealthController, MetricsController],
     };
   }
 }

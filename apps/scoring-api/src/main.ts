@@ -1,24 +1,17 @@
-import { createHttpApp, listen } from '@agentwatch/http';
-import { Logger } from '@nestjs/common';
+import { AppDefinition, BootOptions, bootApp, runApp } from '@agentwatch/http';
 import { ScoringApiConfig, scoringApiConfigFromEnv } from './config';
 import { ScoringApiAppModule } from './scoring-api.module';
 
-export async function startScoringApi(config: ScoringApiConfig) {
-  const app = await createHttpApp(ScoringApiAppModule.forRoot(config), {
-    title: 'agentwatch risk scoring and policy API',
-    description:
-      'Per-customer policies, per-event score detail, score lists, justification reports, detailed health ' +
-      '(shared/spec/001). Every route but GET /health/detailed takes `X-API-Key`.',
-  });
-  const url = await listen(app, config.port);
-  return { app, url };
-}
+export const scoringApi: AppDefinition<ScoringApiConfig> = {
+  name: 'scoring-api',
+  title: 'agentwatch risk scoring and policy API',
+  description:
+    'Per-customer policies, per-event score detail, score lists, justification reports, detailed health ' +
+    '(shared/spec/001). Every route but GET /health/detailed takes `X-API-Key`.',
+  module: (config) => ScoringApiAppModule.forRoot(config),
+};
 
-if (require.main === module) {
-  startScoringApi(scoringApiConfigFromEnv())
-    .then(({ url }) => new Logger('scoring-api').log(`listening on ${url}`))
-    .catch((error) => {
-      console.error(error);
-      process.exit(1);
-    });
-}
+export const startScoringApi = (config: ScoringApiConfig, options?: BootOptions) =>
+  bootApp(scoringApi, config, options);
+
+if (require.main === module) runApp(scoringApi, scoringApiConfigFromEnv);

@@ -1,5 +1,4 @@
 import { DatabaseModule } from '@agentwatch/db';
-import { HealthController, MetricsController } from '@agentwatch/http';
 import { KafkaModule } from '@agentwatch/kafka';
 import { ScoringApiModule } from '@agentwatch/scoring';
 import { DynamicModule, Module } from '@nestjs/common';
@@ -20,8 +19,6 @@ export class ScoringApiAppModule {
         KafkaModule.forRoot(config.kafka),
         ScoringApiModule.forRoot(config.llm),
       ],
-      // /ready: Kafka (policy changes are published on scoring.policies.v1) and Postgres.
-      controllers: [HealthController, MetricsController],
     };
   }
 }

@@ -1,20 +1,32 @@
-import { DatabaseConfig, databaseConfigFromEnv } from '@agentwatch/db';
-import { KafkaSettings, kafkaSettingsFromEnv } from '@agentwatch/kafka';
+import {
+  databaseEnv,
+  Infrastructure,
+  infrastructure,
+  kafkaEnv,
+  llmEnv,
+  parseConfig,
+  port,
+  ServerConfig,
+  serverEnv,
+  textVariables,
+} from '@agentwatch/http';
 import { LlmSettings, llmSettingsFromEnv } from '@agentwatch/scoring';
+import { z } from 'zod';
 
-export interface ScoringWorkerConfig {
-  /** HTTP port of /health and /ready. */
-  port: number;
-  database: DatabaseConfig;
-  kafka: KafkaSettings;
+export const scoringWorkerConfigSchema = z
+  .object({ ...serverEnv, ...databaseEnv, ...kafkaEnv, ...llmEnv, SCORING_WORKER_PORT: port(8084) })
+  .transform((env) => ({
+    port: env.SCORING_WORKER_PORT,
+    host: env.HOST,
+    logLevel: env.LOG_LEVEL,
+    ...infrastructure(env, 'agentwatch-scoring-worker'),
+    llm: llmSettingsFromEnv(textVariables(env)),
+  }));
+
+export interface ScoringWorkerConfig extends ServerConfig, Infrastructure {
   llm: LlmSettings;
 }
 
 export function scoringWorkerConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ScoringWorkerConfig {
-  return {
-    port: Number(env.SCORING_WORKER_PORT ?? 8084),
-    database: databaseConfigFromEnv(env),
-    kafka: kafkaSettingsFromEnv('agentwatch-scoring-worker', env),
-    llm: llmSettingsFromEnv(env),
-  };
+  return parseConfig(scoringWorkerConfigSchema, env);
 }

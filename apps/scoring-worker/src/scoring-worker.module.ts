@@ -1,5 +1,4 @@
 import { DatabaseModule } from '@agentwatch/db';
-import { HealthController } from '@agentwatch/http';
 import { KafkaModule } from '@agentwatch/kafka';
 import { ScoringWorkerModule } from '@agentwatch/scoring';
 import { DynamicModule, Module } from '@nestjs/common';
@@ -20,7 +19,6 @@ export class ScoringWorkerAppModule {
         KafkaModule.forRoot(config.kafka),
         ScoringWorkerModule.forRoot(config.llm),
       ],
-      controllers: [HealthController],
     };
   }
 }

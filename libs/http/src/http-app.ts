@@ -20,6 +20,8 @@ export interface HttpAppOptions {
   title: string;
   description: string;
   logger?: false | (typeof LEVELS)[number][];
+  /** Hold log lines until the app's own logger is installed (bootstrap.ts installs pino). */
+  bufferLogs?: boolean;
   /** The API's error body, from the `{error}` one every error answer starts as. */
   errorShape?: ErrorShape;
 }
@@ -32,7 +34,8 @@ export async function createHttpApp(module: DynamicModule, options: HttpAppOptio
     frameworkErrors: frameworkErrors(options.errorShape),
   });
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
-    logger: options.logger ?? logLevels(process.env.LOG_LEVEL),
+    logger: options.logger ?? logLevels(),
+    bufferLogs: options.bufferLogs,
     // Bodies are JSON only, parsed by registerJsonBodyParser (gzip, size limit, error body).
     bodyParser: false,
   });
@@ -54,11 +57,7 @@ export async function createHttpApp(module: DynamicModule, options: HttpAppOptio
   return app;
 }
 
-export async function listen(
-  app: INestApplication,
-  port: number,
-  host = process.env.HOST ?? '0.0.0.0',
-): Promise<string> {
+export async function listen(app: INestApplication, port: number, host: string): Promise<string> {
   await app.listen(port, host);
   return app.getUrl();
 }

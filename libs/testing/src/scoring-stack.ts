@@ -1,5 +1,6 @@
 import { insertApiKey } from '@agentwatch/auth';
 import { databaseConfigFromEnv, ownerDataSource } from '@agentwatch/db';
+import type { BootOptions } from '@agentwatch/http';
 import { v7 as uuidv7 } from 'uuid';
 import { scoringApiConfigFromEnv } from '../../../apps/scoring-api/src/config';
 import { startScoringApi } from '../../../apps/scoring-api/src/main';
@@ -10,19 +11,22 @@ import { infrastructureEnv } from './test-env';
 
 export interface RunningScoringStack extends RunningStack {
   scoringUrl: string;
+  workerUrl: string;
 }
 
 /** Cloud API, projector, scoring worker and scoring API in-process, on ephemeral ports. */
 export async function startScoringStack(
   suite: string,
   extra: Record<string, string> = {},
+  boot: BootOptions = {},
 ): Promise<RunningScoringStack> {
-  const stack = await startStack(suite, { SCORING_API_PORT: '0', SCORING_WORKER_PORT: '0', ...extra });
-  const worker = await startScoringWorker(scoringWorkerConfigFromEnv(stack.env));
-  const api = await startScoringApi(scoringApiConfigFromEnv(stack.env));
+  const stack = await startStack(suite, { SCORING_API_PORT: '0', SCORING_WORKER_PORT: '0', ...extra }, boot);
+  const worker = await startScoringWorker(scoringWorkerConfigFromEnv(stack.env), boot);
+  const api = await startScoringApi(scoringApiConfigFromEnv(stack.env), boot);
   return {
     ...stack,
     scoringUrl: api.url.replace('[::1]', '127.0.0.1'),
+    workerUrl: worker.url.replace('[::1]', '127.0.0.1'),
     async stop() {
       await api.app.close();
       await worker.app.close();

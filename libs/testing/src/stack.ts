@@ -1,3 +1,4 @@
+import type { BootOptions } from '@agentwatch/http';
 import { cloudApiConfigFromEnv } from '../../../apps/cloud-api/src/config';
 import { startCloudApi } from '../../../apps/cloud-api/src/main';
 import { projectorConfigFromEnv } from '../../../apps/projector/src/config';
@@ -21,11 +22,18 @@ export interface RunningStack {
   stop(): Promise<void>;
 }
 
-/** The cloud API and the projector, as in production, on ephemeral ports of this machine. */
-export async function startStack(suite: string, extra: Record<string, string> = {}): Promise<RunningStack> {
+/**
+ * The cloud API and the projector, as in production, on ephemeral ports of this machine. `boot` takes
+ * their log lines elsewhere than stdout (a test that reads them).
+ */
+export async function startStack(
+  suite: string,
+  extra: Record<string, string> = {},
+  boot: BootOptions = {},
+): Promise<RunningStack> {
   const env = suiteEnv(suite, { CLOUD_API_PORT: '0', PROJECTOR_PORT: '0', HOST: '127.0.0.1', ...extra });
-  const projector = await startProjector(projectorConfigFromEnv(env));
-  const api = await startCloudApi(cloudApiConfigFromEnv(env));
+  const projector = await startProjector(projectorConfigFromEnv(env), boot);
+  const api = await startCloudApi(cloudApiConfigFromEnv(env), boot);
   return {
     apiUrl: api.url.replace('[::1]', '127.0.0.1'),
     projectorUrl: projector.url,

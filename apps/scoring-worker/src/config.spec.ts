@@ -1,0 +1,20 @@
+import { scoringWorkerConfigFromEnv } from './config';
+
+describe('scoring-worker configuration', () => {
+  it('parses a valid environment, defaults where unset', () => {
+    const config = scoringWorkerConfigFromEnv({ LLM_URL: 'https://llm.example/v1/', LLM_CONCURRENCY: '2' });
+    expect(config).toMatchObject({
+      port: 8084,
+      llm: { url: 'https://llm.example/v1', concurrency: 2, timeoutMs: 3000 },
+    });
+    expect(scoringWorkerConfigFromEnv({ SCORING_WORKER_PORT: '0' }).port).toBe(0);
+  });
+
+  it.each([
+    ['SCORING_WORKER_PORT', 'abc', 'SCORING_WORKER_PORT: expected an integer port 0–65535, got "abc"'],
+    ['LLM_URL', 'llm.example', 'LLM_URL: expected a http or https URL, got "llm.example"'],
+    ['LLM_TIMEOUT_MS', '0', 'LLM_TIMEOUT_MS: expected a positive integer (milliseconds), got "0"'],
+  ])('%s=%s is refused, naming the variable', (name, value, message) => {
+    expect(() => scoringWorkerConfigFromEnv({ [name]: value })).toThrow(message);
+  });
+});

@@ -1,0 +1,118 @@
+import { DynamicModule } from '@nestjs/common';
+import { CustomTransportStrategy } from '@nestjs/microservices';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from 'nestjs-pino';
+import { DestinationStream } from 'pino';
+import { ServerConfig } from './config/fragments';
+import { ConfigError } from './config/parse-config';
+import { ErrorShape } from './error-body.filter';
+import { HealthController } from './health.controller';
+import { createHttpApp, listen } from './http-app';
+import { LoggedRequest, loggerModule } from './logging';
+import { MetricsController } from './metrics.controller';
+
+/** What makes one app: its module, its API document, and the consumers it runs (if any). */
+export interface AppDefinition<C extends ServerConfig> {
+  /** Short name: the logger context and the prefix of a configuration error. */
+  name: string;
+  title: string;
+  description: string;
+  module(config: C): DynamicModule;
+  errorShape?: ErrorShape;
+  /** Runs before the modules initialize (body parsers and other HTTP-layer setup). */
+  configureHttp?(app: NestFastifyApplication): void;
+  /** The Kafka consumers, started after every module initialized (their topics are created by init hooks). */
+  consumers?(app: NestFastifyApplication): CustomTransportStrategy;
+  /** Whether the consumers share the HTTP app's filters (the projectors rely on their rethrowing). */
+  consumersInheritAppConfig?: boolean;
+}
+
+export interface BootOptions {
+  /** Where the JSON log lines go (stdout unless given): tests capture them here. */
+  logDestination?: DestinationStream;
+}
+
+export interface RunningApp {
+  app: NestFastifyApplication;
+  url: string;
+}
+
+/** Where the credential guards leave the caller: a product principal, or a scoring API key. */
+interface Authenticated {
+  principal?: { orgId?: string | null };
+  apiKey?: { orgId?: string };
+}
+
+/**
+ * The one start order of every app: logger → Nest app → /health, /ready and /metrics → consumers →
+ * listen. Stopping is Nest's (enableShutdownHooks on SIGTERM/SIGINT, or app.close()): the HTTP server
+ * and the consumers close first, then the Postgres pool and the Kafka producer (their shutdown hooks).
+ */
+export async function bootApp<C extends ServerConfig>(
+  definition: AppDefinition<C>,
+  config: C,
+  options: BootOptions = {},
+): Promise<RunningApp> {
+  const appModule = definition.module(config);
+  const root: DynamicModule = {
+    ...appModule,
+    imports: [
+      loggerModule({ level: config.logLevel, destination: options.logDestination }),
+      ...(appModule.imports ?? []),
+    ],
+    controllers: [...(appModule.controllers ?? []), HealthController, MetricsController],
+  };
+  const app = await createHttpApp(root, {
+    title: definition.title,
+    description: definition.description,
+    errorShape: definition.errorShape,
+    bufferLogs: true,
+  });
+  app.useLogger(app.get(Logger));
+  // The request log line is written when the answer is finished; the route and the organization are
+  // known to Fastify and the credential guard by then, not to the raw request pino-http sees.
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onSend', async (request, _reply, payload) => {
+      const raw = request.raw as LoggedRequest;
+      raw.routePattern = request.routeOptions?.url;
+      const caller = request as unknown as Authenticated;
+      raw.orgId = caller.principal?.orgId ?? caller.apiKey?.orgId ?? null;
+      return payload;
+    });
+  definition.configureHttp?.(app);
+  await app.init();
+  if (definition.consumers) {
+    app.connectMicroservice(
+      { strategy: definition.consumers(app) },
+      { inheritAppConfig: definition.consumersInheritAppConfig ?? false },
+    );
+    await app.startAllMicroservices();
+  }
+  const url = await listen(app, config.port, config.host);
+  return { app, url };
+}
+
+/**
+ * An app's entry point: a configuration error ends the process with exit code 1 and one line per
+ * offending variable on stderr, before anything connects anywhere.
+ */
+export function runApp<C extends ServerConfig>(
+  definition: AppDefinition<C>,
+  configFromEnv: (env: NodeJS.ProcessEnv) => C,
+): void {
+  let config: C;
+  try {
+    config = configFromEnv(process.env);
+  } catch (error) {
+    process.stderr.write(`${definition.name}: ${error instanceof ConfigError ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+  bootApp(definition, config)
+    .then(({ app, url }) => app.get(Logger).log(`listening on ${url}`, definition.name))
+    .catch((error) => {
+      console.error(error);
+      process.exit(1);
+    });
+}
