@@ -1,14 +1,5 @@
 import { OrgScope, Queryable } from '@agentwatch/db';
-import {
-  applyDecorators,
-  CanActivate,
-  createParamDecorator,
-  ExecutionContext,
-  HttpException,
-  Injectable,
-  UseGuards,
-} from '@nestjs/common';
-import { ApiHeader, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { hashToken, mintToken } from './domain/deploy-token';
 
@@ -53,11 +44,6 @@ export interface ApiKeyPrincipal {
   keyId: string;
 }
 
-interface ApiKeyRequest {
-  headers: Record<string, string | string[] | undefined>;
-  apiKey?: ApiKeyPrincipal;
-}
-
 const NOT_FOUND = 'not-found' as const;
 
 /** Resolves a raw key to its organization; answers are cached briefly, so a revocation takes effect within 10 s. */
@@ -80,37 +66,3 @@ export class ApiKeyVerifier {
     return principal;
   }
 }
-
-const unauthorized = (error: string) => new HttpException({ error }, 401);
-
-@Injectable()
-export class ApiKeyGuard implements CanActivate {
-  constructor(private readonly keys: ApiKeyVerifier) {}
-
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<ApiKeyRequest>();
-    const header = request.headers[API_KEY_HEADER];
-    const raw = (Array.isArray(header) ? header[0] : header)?.trim();
-    if (!raw) throw unauthorized('X-API-Key header required');
-    const principal = await this.keys.verify(raw);
-    if (!principal) throw unauthorized('Invalid API key');
-    request.apiKey = principal;
-    return true;
-  }
-}
-
-export const CurrentApiKey = createParamDecorator((_: unknown, ctx: ExecutionContext): ApiKeyPrincipal => {
-  const principal = ctx.switchToHttp().getRequest<ApiKeyRequest>().apiKey;
-  if (!principal) throw new Error('CurrentApiKey used on a route without @ApiKeyAuthenticated()');
-  return principal;
-});
-
-/** The route takes a scoring API key in `X-API-Key`; the principal is the key's customer. */
-export const ApiKeyAuthenticated = () =>
-  applyDecorators(
-    UseGuards(ApiKeyGuard),
-    ApiHeader({ name: 'X-API-Key', required: true, description: 'API key bound to one customer' }),
-    ApiUnauthorizedResponse({
-      description: '`{"error":"X-API-Key header required"}` or `{"error":"Invalid API key"}`',
-    }),
-  );

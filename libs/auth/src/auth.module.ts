@@ -1,7 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AuthConfig, assertAuthConfig } from './auth.config';
 import { CredentialGuard } from './credential.guard';
-import { JwtVerifier } from './jwt.verifier';
 import { JwtIdentityResolver } from './jwt-identity.resolver';
 import { ServiceTokenVerifier } from './service-token.verifier';
 
@@ -9,7 +8,7 @@ import { ServiceTokenVerifier } from './service-token.verifier';
 export class AuthModule {
   static forRoot(config: AuthConfig): DynamicModule {
     assertAuthConfig(config);
-    const providers = [ServiceTokenVerifier, JwtVerifier, JwtIdentityResolver, CredentialGuard];
+    const providers = [ServiceTokenVerifier, JwtIdentityResolver, CredentialGuard];
     return {
       module: AuthModule,
       global: true,

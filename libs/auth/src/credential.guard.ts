@@ -9,11 +9,14 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import { serviceTokenKind } from './domain/deploy-token';
-import { JwtVerifier } from './jwt.verifier';
+import { AuthConfig } from './auth.config';
 import { JwtIdentityResolver } from './jwt-identity.resolver';
+import { headerValue } from './passport/bearer';
+import { ScopedPassport } from './passport/scoped-passport';
 import { AuthenticatedRequest, Identity } from './principal';
 import { ServiceTokenVerifier } from './service-token.verifier';
+import { ES256_STRATEGY, Es256Strategy, HS256_STRATEGY, Hs256Strategy } from './strategies/product-jwt.strategies';
+import { ServiceTokenStrategy } from './strategies/service-token.strategies';
 
 /** Daemon credentials (deploy tokens, per-machine service tokens) and identity-provider JWTs. */
 export type AcceptedCredential = 'deploy-token' | 'service-token' | 'jwt';
@@ -34,36 +37,44 @@ export const unauthorized = (error: 'Authorization header required' | 'Invalid t
 export const NO_ORGANIZATION =
   'This identity belongs to no organization: create one with POST /v1/tenant, or use a token with the organization claim';
 
+/**
+ * Every credential of the cloud API is a passport strategy of this guard's own ScopedPassport; a route
+ * names the kinds it accepts and passport tries their strategies in that order (for a JWT, ES256 then
+ * the HS256 fallback). Which strategy failed is never told: the body is the spec's fixed one.
+ */
 @Injectable()
 export class CredentialGuard implements CanActivate {
+  private readonly passport: ScopedPassport;
+  private readonly jwtStrategies: string[];
+
   constructor(
     private readonly reflector: Reflector,
-    private readonly serviceTokens: ServiceTokenVerifier,
-    private readonly jwts: JwtVerifier,
-    private readonly identities: JwtIdentityResolver,
-  ) {}
+    config: AuthConfig,
+    serviceTokens: ServiceTokenVerifier,
+    identities: JwtIdentityResolver,
+  ) {
+    const { hs256Secret } = config;
+    this.passport = new ScopedPassport({
+      'deploy-token': new ServiceTokenStrategy('deploy-token', serviceTokens),
+      'service-token': new ServiceTokenStrategy('service-token', serviceTokens),
+      [ES256_STRATEGY]: new Es256Strategy(config, identities),
+      ...(hs256Secret ? { [HS256_STRATEGY]: new Hs256Strategy({ ...config, hs256Secret }, identities) } : {}),
+    });
+    this.jwtStrategies = hs256Secret ? [ES256_STRATEGY, HS256_STRATEGY] : [ES256_STRATEGY];
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const route = this.reflector.get<RouteAuth>(ROUTE_AUTH, context.getHandler());
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const header = request.headers.authorization;
-    if (header === undefined || header === '') throw unauthorized('Authorization header required');
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(Array.isArray(header) ? header[0] : header);
-    if (!match) throw unauthorized('Invalid token');
-    const principal = await this.identify(match[1], route.accept);
+    const http = context.switchToHttp();
+    const request = http.getRequest<AuthenticatedRequest>();
+    if (!headerValue(request, 'authorization')) throw unauthorized('Authorization header required');
+    const strategies = route.accept.flatMap((kind) => (kind === 'jwt' ? this.jwtStrategies : [kind]));
+    const principal = await this.passport.authenticate<Identity>(strategies, request, http.getResponse());
     if (!principal) throw unauthorized('Invalid token');
     if (principal.orgId === null && route.organizationRequired)
       throw new HttpException({ error: NO_ORGANIZATION }, 403);
     request.principal = principal;
     return true;
-  }
-
-  private async identify(raw: string, accept: AcceptedCredential[]): Promise<Identity | null> {
-    const kind = serviceTokenKind(raw);
-    if (kind) return accept.includes(kind) ? this.serviceTokens.verify(raw) : null;
-    if (!accept.includes('jwt')) return null;
-    const claims = await this.jwts.verify(raw);
-    return claims ? this.identities.resolve(claims) : null;
   }
 }
 

@@ -1,3 +1,4 @@
+export * from './api-key.guard';
 export * from './api-keys';
 export * from './auth.config';
 export * from './auth.module';
@@ -5,9 +6,11 @@ export * from './credential.guard';
 export * from './dev-issuer';
 export * from './domain/deploy-token';
 export * from './identity.module';
-export * from './jwt.verifier';
 export * from './jwt-identity.resolver';
 export * from './machines/checkins';
 export * from './organizations';
+export * from './passport/bearer';
+export * from './passport/jwks-key';
+export * from './passport/scoped-passport';
 export * from './principal';
 export * from './service-token.verifier';

@@ -1,3 +1,4 @@
+import { ScopedPassport } from '@agentwatch/auth';
 import {
   applyDecorators,
   CanActivate,
@@ -10,14 +11,10 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiBearerAuth, ApiForbiddenResponse } from '@nestjs/swagger';
-import { createRemoteJWKSet, JWTPayload, jwtVerify } from 'jose';
 import { TenancySettings } from '../tenancy.settings';
-import { operatorKeys } from './dev-operator-issuer';
+import { OPERATOR_STRATEGY, Operator, OperatorJwtStrategy } from './operator-jwt.strategy';
 
-export interface Operator {
-  id: string;
-  role: 'operator' | 'viewer';
-}
+export type { Operator } from './operator-jwt.strategy';
 
 /** Every authentication failure answers exactly this (spec §5.5): no hint which check failed, never 401. */
 export const FORBIDDEN_BODY = { error: 'forbidden', detail: 'a valid operator token is required' } as const;
@@ -25,48 +22,27 @@ export const WRITE_FORBIDDEN_BODY = { error: 'forbidden', detail: 'the operator 
 
 const ACCESS = 'agentwatch:operator-access';
 
+/** The operator strategy in this guard's own ScopedPassport; a missing, malformed or invalid token fails it alike. */
 @Injectable()
 export class OperatorGuard implements CanActivate {
-  private readonly keys: ReturnType<typeof createRemoteJWKSet> | ReturnType<typeof operatorKeys>;
+  private readonly passport: ScopedPassport;
 
   constructor(
     private readonly reflector: Reflector,
-    private readonly settings: TenancySettings,
+    settings: TenancySettings,
   ) {
-    this.keys = settings.operator.jwksUrl
-      ? createRemoteJWKSet(new URL(settings.operator.jwksUrl), { cooldownDuration: 5_000 })
-      : operatorKeys(settings.operator);
+    this.passport = new ScopedPassport({ [OPERATOR_STRATEGY]: new OperatorJwtStrategy(settings.operator) });
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const access = this.reflector.get<'read' | 'write'>(ACCESS, context.getHandler()) ?? 'write';
-    const request = context.switchToHttp().getRequest<{ headers: Record<string, unknown>; operator?: Operator }>();
-    const operator = await this.verify(request.headers.authorization);
+    const http = context.switchToHttp();
+    const request = http.getRequest<{ headers: Record<string, unknown>; operator?: Operator }>();
+    const operator = await this.passport.authenticate<Operator>([OPERATOR_STRATEGY], request, http.getResponse());
     if (!operator) throw new HttpException(FORBIDDEN_BODY, 403);
     if (access === 'write' && operator.role !== 'operator') throw new HttpException(WRITE_FORBIDDEN_BODY, 403);
     request.operator = operator;
     return true;
-  }
-
-  private async verify(header: unknown): Promise<Operator | null> {
-    if (typeof header !== 'string') return null;
-    const match = /^Bearer\s+([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)\s*$/.exec(header);
-    if (!match) return null;
-    const { issuer, clientId, roleClaim } = this.settings.operator;
-    let payload: JWTPayload;
-    try {
-      ({ payload } = await jwtVerify(match[1], this.keys, { issuer, algorithms: ['ES256'] }));
-    } catch {
-      return null;
-    }
-    // Pinned to the operator client: `azp` when the provider sets it, else the audience.
-    const audiences = Array.isArray(payload.aud) ? payload.aud : payload.aud ? [payload.aud] : [];
-    const client = typeof payload.azp === 'string' ? payload.azp === clientId : audiences.includes(clientId);
-    if (!client) return null;
-    const role = payload[roleClaim];
-    const id = typeof payload.sub === 'string' && payload.sub !== '' ? payload.sub : null;
-    if (id === null || (role !== 'operator' && role !== 'viewer')) return null;
-    return { id, role };
   }
 }
 
