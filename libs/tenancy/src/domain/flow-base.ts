@@ -35,6 +35,27 @@ export interface FlowBase<K extends string, S extends string> {
   endReason: string | null;
 }
 
+type Opening = E<string, { flow_id: string; tenant_id: string; slug: string; org_id: string }>;
+
+/** What a flow's opening event sets alike for both kinds: who it is, and nothing decided, failed or ended yet. */
+export const openedBy = (e: Opening) => ({
+  flowId: e.data.flow_id,
+  tenantId: e.data.tenant_id,
+  slug: e.data.slug,
+  orgId: e.data.org_id,
+  requester: e.actor,
+  approver: null,
+  pendingStep: null,
+  attempts: 0,
+  nextRetryAt: null,
+  lastError: null,
+  requestedAt: e.at,
+  approvedAt: null,
+  updatedAt: e.at,
+  endedAt: null,
+  endReason: null,
+});
+
 /** The statuses both kinds of flow have, with the same meaning. */
 export type SharedStatus = 'pending-approval' | 'failed' | 'paused' | 'rejected' | 'cancelled' | 'deprovisioned';
 type AnyFlow = FlowBase<string, SharedStatus | (string & {})>;

@@ -24,6 +24,7 @@ import {
   FlowBase,
   failStep,
   MAX_ATTEMPTS_DEFAULT,
+  openedBy,
   Placement,
   reject,
   requireJustification,
@@ -157,28 +158,14 @@ function engineStep(command: EngineCommand, s: OffboardState, ctx: Context, maxA
 
 function opened(e: DeprovisionRequested): OffboardState {
   return {
+    ...openedBy(e),
     kind: 'offboard',
-    flowId: e.data.flow_id,
-    tenantId: e.data.tenant_id,
-    slug: e.data.slug,
-    orgId: e.data.org_id,
     status: 'pending-approval',
     justification: e.data.justification,
-    requester: e.actor,
-    approver: null,
     placement: e.data.placement,
-    pendingStep: null,
-    attempts: 0,
-    nextRetryAt: null,
-    lastError: null,
     // An offboard flow creates nothing, so a reject or cancel has nothing to release.
     compensated: true,
     offboardStep: 'revoke-tokens',
-    requestedAt: e.at,
-    approvedAt: null,
-    updatedAt: e.at,
-    endedAt: null,
-    endReason: null,
   };
 }
 

@@ -28,22 +28,21 @@ import {
   resume,
 } from './flow-base';
 import { DeprovisionRequested } from './offboard';
-import { databaseName, nextOnboardStep, OnboardEvent, OnboardState, OnboardStatus, TOKEN_STATES } from './onboard';
+import {
+  databaseName,
+  nextOnboardStep,
+  ONBOARD_STATES,
+  OnboardEvent,
+  OnboardState,
+  OnboardStatus,
+  TOKEN_STATES,
+} from './onboard';
 
 const event = eventsOf<OnboardEvent>();
 const deprovisionRequested = eventsOf<DeprovisionRequested>();
 
-const CANCELLABLE: OnboardStatus[] = [
-  'requested',
-  'pending-approval',
-  'provisioning',
-  'provisioned',
-  'db-ready',
-  'routed',
-  'awaiting-first-checkin',
-  'failed',
-  'paused',
-];
+/** Any live state but `active`: a running tenant is deprovisioned, not cancelled. */
+const CANCELLABLE = ONBOARD_STATES.filter((s) => !['active', 'rejected', 'cancelled', 'deprovisioned'].includes(s));
 const DEPROVISIONABLE: OnboardStatus[] = ['active', 'awaiting-first-checkin', 'routed', 'db-ready', 'paused', 'failed'];
 
 /** Opens a tenant's onboard flow; `latest` is the slug's most recent flow, if any (a live one refuses). */

@@ -8,6 +8,7 @@ import {
   E,
   ended,
   FlowBase,
+  openedBy,
   retriesExhausted,
   SHARED_EVENTS,
   SharedEvent,
@@ -102,29 +103,15 @@ export const databaseName = (slug: string) => `tenant_${slug}`;
 
 function opened(e: TenantRequested): OnboardState {
   return {
+    ...openedBy(e),
     kind: 'onboard',
-    flowId: e.data.flow_id,
-    tenantId: e.data.tenant_id,
-    slug: e.data.slug,
-    orgId: e.data.org_id,
     status: 'requested',
     request: e.data.request,
-    requester: e.actor,
-    approver: null,
     placement: { cell: null, region: e.data.request.region, database_name: null, schema_version: null },
-    pendingStep: null,
-    attempts: 0,
-    nextRetryAt: null,
-    lastError: null,
     compensated: true,
     routeRecorded: false,
     tokensMinted: 0,
-    requestedAt: e.at,
-    approvedAt: null,
-    updatedAt: e.at,
     activatedAt: null,
-    endedAt: null,
-    endReason: null,
   };
 }
 
