@@ -121,7 +121,7 @@ export function compensationStep(s: AnyFlow): Step | null {
 
 // Decisions both kinds take alike.
 
-export function approve(s: FlowBase<string, SharedStatus | (string & {})>, ctx: Context): SharedEvent[] {
+export function approve(s: AnyFlow, ctx: Context): SharedEvent[] {
   requireStatus<string>(s, ['pending-approval'], 'approve');
   if (ctx.actor === s.requester) throw new Forbidden('the approver must not be the requester');
   return [shared('FlowApproved', { approver: ctx.actor }, ctx)];
