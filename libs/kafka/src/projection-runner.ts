@@ -1,9 +1,11 @@
 import { fromWire, MalformedEnvelopeError } from '@agentwatch/contracts';
 import { Logger } from '@nestjs/common';
-import { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
+import { EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { z } from 'zod';
+import { MemberCheckpoint, needsLowWatermark, nextOf, planBatch, resumeAt } from './batch-plan';
 import { CheckpointStore } from './checkpoint-store';
+import { ConsumerSupervisor, STOP_GRACE_MS, within } from './consumer-supervisor';
 import { DeadLetter, DeadLetterSender, REDRIVE_PROJECTION_HEADER } from './dead-letters';
 import { failpoint } from './failpoint';
 import { metrics } from './metrics';
@@ -47,12 +49,6 @@ export interface ProjectionRunnerOptions<T> {
 export const DEFAULT_FETCH_BYTES = 2 * 1024 * 1024;
 export const DEFAULT_CONCURRENCY = 4;
 
-/** How long a stop waits for the batches in flight and then for the group to be left. */
-const STOP_GRACE_MS = 30_000;
-
-const within = <T>(promise: Promise<T>, ms: number): Promise<T | 'timed out'> =>
-  Promise.race([promise, new Promise<'timed out'>((resolve) => setTimeout(() => resolve('timed out'), ms).unref())]);
-
 const headerText = (value: unknown): string | undefined =>
   value === undefined ? undefined : Array.isArray(value) ? String(value[0]) : String(value);
 
@@ -65,14 +61,6 @@ const envelopeHeaders = ({ headers = {} }: KafkaMessage) => ({
   org_id: headerText(headers.org_id),
   redrive_projection: headerText(headers[REDRIVE_PROJECTION_HEADER]),
 });
-
-const nextOf = (offset: string) => (BigInt(offset) + 1n).toString();
-
-const lowest = (offsets: (string | null)[]): string =>
-  offsets.reduce(
-    (low, o) => (o !== null && (low === null || BigInt(o) < BigInt(low)) ? o : low),
-    null as string | null,
-  ) ?? '0';
 
 /**
  * Exactly-once projection of Kafka partitions into Postgres: each batch's rows and its checkpoint
@@ -87,7 +75,7 @@ const lowest = (offsets: (string | null)[]): string =>
  */
 export class ProjectionRunner<T> {
   private readonly logger: Logger;
-  private consumer: Consumer;
+  private readonly consumer: ConsumerSupervisor;
   private readonly deadLetters: DeadLetterSender;
   private readonly store: CheckpointStore;
   private readonly committer = new OffsetCommitter(
@@ -95,8 +83,6 @@ export class ProjectionRunner<T> {
     (error) => this.logger.warn(`could not commit offsets to Kafka (lag tooling only): ${error.message}`),
   );
   private readonly checkpoints = new Map<string, string | null>();
-  private readonly inFlight = new Set<Promise<void>>();
-  private stopping = false;
   /** Run first in every batch's transaction (see asynchronousCommit and schema). */
   private readonly transactionSettings: string;
 
@@ -114,78 +100,31 @@ export class ProjectionRunner<T> {
       ...(options.asynchronousCommit ? ['SET LOCAL synchronous_commit = off'] : []),
       ...(options.schema ? [`SET LOCAL search_path TO ${options.schema}, public`] : []),
     ].join('; ');
-    this.consumer = this.createConsumer();
+    this.consumer = new ConsumerSupervisor(
+      kafka,
+      {
+        groupId: options.consumerGroup,
+        topics: Object.keys(options.topics).map((topic) => options.prefix + topic),
+        sessionTimeoutMs: options.sessionTimeoutMs,
+        maxBytesPerPartition: options.fetchBytesPerPartition ?? DEFAULT_FETCH_BYTES,
+        concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+        eachBatch: (payload) => this.project(payload),
+        onAssignment: (assignment) => {
+          this.committer.retain(assignment);
+          // Best effort: if the database is unreachable now, each batch still checks its checkpoint first.
+          this.seekToCheckpoints(assignment).catch((error: Error) =>
+            this.logger.warn(`could not seek to the checkpoints on assignment: ${error.message}`),
+          );
+        },
+      },
+      this.logger,
+    );
     this.deadLetters = new DeadLetterSender(kafka, options.consumerGroup, this.logger);
   }
 
   async start(): Promise<void> {
     await this.deadLetters.connect();
-    await this.run(this.consumer);
-  }
-
-  private createConsumer(): Consumer {
-    const consumer = this.kafka.consumer({
-      groupId: this.options.consumerGroup,
-      allowAutoTopicCreation: false,
-      sessionTimeout: this.options.sessionTimeoutMs,
-      heartbeatInterval: Math.min(3000, Math.floor(this.options.sessionTimeoutMs / 3)),
-      maxBytesPerPartition: this.options.fetchBytesPerPartition ?? DEFAULT_FETCH_BYTES,
-      maxWaitTimeInMs: 100,
-      // A batch that keeps failing (database down, say) restarts the consumer instead of stopping it:
-      // projections recover on their own once the cause is gone. Never once stopping: a restart
-      // scheduled then would run against connections the shutdown is closing.
-      retry: {
-        retries: 8,
-        initialRetryTime: 300,
-        maxRetryTime: 30_000,
-        restartOnFailure: async () => !this.stopping,
-      },
-    });
-    consumer.on(consumer.events.GROUP_JOIN, (event) => {
-      this.committer.retain(event.payload.memberAssignment);
-      // Best effort: if the database is unreachable now, each batch still checks its checkpoint first.
-      this.seekToCheckpoints(event.payload.memberAssignment).catch((error: Error) =>
-        this.logger.warn(`could not seek to the checkpoints on assignment: ${error.message}`),
-      );
-    });
-    consumer.on(consumer.events.CRASH, (event) => {
-      // kafkajs restarts a consumer only after errors it deems retriable. Others (a member the
-      // coordinator forgot while a batch waited out a database outage, say) would leave this
-      // projection stopped for good: replace the consumer instead.
-      if (!event.payload.restart && !this.stopping) this.replaceConsumer(1000);
-    });
-    return consumer;
-  }
-
-  private async run(consumer: Consumer): Promise<void> {
-    await consumer.connect();
-    for (const topic of Object.keys(this.options.topics)) {
-      await consumer.subscribe({ topic: this.options.prefix + topic, fromBeginning: true });
-    }
-    await consumer.run({
-      autoCommit: false,
-      eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: this.options.concurrency ?? DEFAULT_CONCURRENCY,
-      eachBatch: (payload) => this.handleBatch(payload),
-    });
-  }
-
-  private replaceConsumer(delayMs: number): void {
-    this.logger.warn(`consumer stopped after a non-retriable error; replacing it in ${delayMs} ms`);
-    setTimeout(async () => {
-      if (this.stopping) return;
-      try {
-        await this.consumer.disconnect();
-        this.consumer = this.createConsumer();
-        await this.run(this.consumer);
-        if (this.stopping)
-          await this.consumer.disconnect(); // stop() began while this one was joining
-        else this.logger.log('consumer replaced; projecting again');
-      } catch (error) {
-        this.logger.warn(`could not replace the consumer: ${(error as Error).message}`);
-        this.replaceConsumer(Math.min(delayMs * 2, 30_000));
-      }
-    }, delayMs);
+    await this.consumer.start();
   }
 
   /**
@@ -193,21 +132,7 @@ export class ProjectionRunner<T> {
    * the group. Each wait is bounded; whatever is cut short is re-read from the checkpoint later.
    */
   async stop(): Promise<void> {
-    this.stopping = true;
-    const batches = this.inFlight.size;
-    if (batches > 0) {
-      this.logger.log(`stopping: finishing ${batches} batch(es) in flight`);
-      const settled = await within(Promise.allSettled(this.inFlight), STOP_GRACE_MS);
-      this.logger.log(
-        settled === 'timed out'
-          ? 'stopping: batches still in flight after the grace period'
-          : 'stopping: batches finished',
-      );
-    }
-    await within(this.committer.flush(), STOP_GRACE_MS);
-    if ((await within(this.consumer.disconnect(), STOP_GRACE_MS)) === 'timed out') {
-      this.logger.warn('stopping: the consumer did not leave its group in time; its session will expire');
-    }
+    await this.consumer.stop(() => this.committer.flush());
     await within(this.deadLetters.disconnect(), STOP_GRACE_MS);
   }
 
@@ -217,8 +142,8 @@ export class ProjectionRunner<T> {
     for (const [topic, partitions] of Object.entries(assignment)) {
       for (const partition of partitions) {
         const starts = await Promise.all(this.membersOf(topic).map((m) => this.checkpoint(m.group, topic, partition)));
-        // A member without a checkpoint starts at the low watermark, where the consumer starts anyway.
-        if (starts.every((next) => next !== null)) this.consumer.seek({ topic, partition, offset: lowest(starts) });
+        const offset = resumeAt(starts);
+        if (offset !== null) this.consumer.seek(topic, partition, offset);
       }
     }
   }
@@ -247,49 +172,29 @@ export class ProjectionRunner<T> {
     }
   }
 
-  private async handleBatch(payload: EachBatchPayload): Promise<void> {
-    if (this.stopping) return;
-    const handling = this.project(payload);
-    this.inFlight.add(handling);
-    try {
-      await handling;
-    } finally {
-      this.inFlight.delete(handling);
-    }
-  }
-
   private async project({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
     const { topic, partition, messages } = batch;
     if (messages.length === 0 || !isRunning() || isStale()) return;
-    const checkpoints = await Promise.all(
+    const checkpoints: MemberCheckpoint<RunnerMember<T>>[] = await Promise.all(
       this.membersOf(topic).map(async (member) => ({
         member,
         expected: await this.checkpoint(member.group, topic, partition),
       })),
     );
-    // A member without a checkpoint starts at the low watermark: asked of the broker once, not per member.
-    const low = checkpoints.some((c) => c.expected === null) ? await this.lowWatermark(topic, partition) : null;
-    const members: MemberPosition<T>[] = checkpoints.map((c) => ({ ...c, start: c.expected ?? (low as string) }));
-    const start = lowest(members.map((m) => m.start));
-
-    // Kafka handed us records past a checkpoint (its offsets ran ahead of a reset database):
-    // read again from the checkpoint, unless retention already deleted those records.
-    if (BigInt(messages[0].offset) > BigInt(start)) {
-      const retained = low ?? (await this.lowWatermark(topic, partition));
-      if (BigInt(retained) <= BigInt(start)) {
-        this.consumer.seek({ topic, partition, offset: start });
-        return;
-      }
+    const expected = checkpoints.map((c) => c.expected);
+    const low = needsLowWatermark(expected, messages[0].offset) ? await this.lowWatermark(topic, partition) : null;
+    const plan = planBatch(checkpoints, low, messages);
+    // Kafka handed us records past a checkpoint (its offsets ran ahead of a reset database), and
+    // retention kept them: read again from the checkpoint.
+    if (plan.action === 'seek') {
+      this.consumer.seek(topic, partition, plan.offset);
+      return;
     }
-
-    const from = BigInt(start);
-    const fresh = BigInt(messages[0].offset) >= from ? messages : messages.filter((m) => BigInt(m.offset) >= from);
-    if (fresh.length > 0) {
+    if (plan.action === 'project') {
+      const { fresh, next, positions } = plan;
       const stopTimer = metrics.projectionBatchSeconds.startTimer({ projection: this.options.name });
       const records = await this.decodeOrDeadLetter(topic, partition, fresh);
-      const next = nextOf(fresh[fresh.length - 1].offset);
-      const behind = members.filter((m) => BigInt(m.start) < BigInt(next)).map((m) => m.member.name);
-      const commits = this.commitsOf(topic, partition, members, fresh);
+      const commits = this.commitsOf(topic, partition, positions, fresh);
       try {
         const refused = await commitIsolating(commits, { records, next });
         if (refused !== null) {
@@ -300,15 +205,16 @@ export class ProjectionRunner<T> {
       } catch (error) {
         if (!(error instanceof FencedError))
           throw withoutRecordContent(error, `batch ${topic}/${partition}@${fresh[0].offset}`);
-        this.logger.warn(`checkpoint of ${topic}:${partition} moved under us: another member owns it now; re-reading`);
-        for (const { member } of members) this.checkpoints.delete(`${member.group}/${topic}:${partition}`);
-        const current = await Promise.all(members.map((m) => this.checkpoint(m.member.group, topic, partition)));
-        if (current.every((c) => c !== null)) this.consumer.seek({ topic, partition, offset: lowest(current) });
+        await this.reseekFenced(topic, partition, positions);
         return;
       }
       failpoint('projector.after-db-commit');
       stopTimer();
-      this.observe(topic, records, behind);
+      this.observe(
+        topic,
+        records,
+        plan.applying.map((m) => m.name),
+      );
     }
     for (const member of this.membersOf(topic)) {
       metrics.consumerLag.set(
@@ -320,8 +226,16 @@ export class ProjectionRunner<T> {
     const last = messages[messages.length - 1].offset;
     resolveOffset(last);
     this.committer.note({ topic, partition, offset: nextOf(last) });
-    if (this.stopping) return; // the batch is safe in the database; the group is being left anyway
+    if (this.consumer.isStopping) return; // the batch is safe in the database; the group is being left anyway
     await heartbeat();
+  }
+
+  private async reseekFenced(topic: string, partition: number, positions: MemberPosition<T>[]): Promise<void> {
+    this.logger.warn(`checkpoint of ${topic}:${partition} moved under us: another member owns it now; re-reading`);
+    for (const { member } of positions) this.checkpoints.delete(`${member.group}/${topic}:${partition}`);
+    const current = await Promise.all(positions.map((p) => this.checkpoint(p.member.group, topic, partition)));
+    const offset = resumeAt(current);
+    if (offset !== null) this.consumer.seek(topic, partition, offset);
   }
 
   private commitsOf(topic: string, partition: number, positions: MemberPosition<T>[], messages: KafkaMessage[]) {

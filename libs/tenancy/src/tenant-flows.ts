@@ -4,16 +4,11 @@ import { Queryable } from '@agentwatch/db';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import {
-  BadRequest,
-  Command,
-  Context,
-  decide,
-  FlowState,
-  NoSuchFlow,
-  presentation,
-  Unprocessable,
-} from './domain/flow';
+import { Context, OperatorCommand } from './domain/commands';
+import { BadRequest, NoSuchFlow, Unprocessable } from './domain/errors';
+import { decide, FlowState, onboardOf, presentation } from './domain/flow';
+import { OffboardState } from './domain/offboard';
+import { OnboardState } from './domain/onboard';
 import { tenantOrgId } from './domain/policy';
 import { parseTenantRequest, parseTextBody } from './domain/tenant-request';
 import { appendToFlow, enqueue, FlowRow, flowsOfSlug, loadFlow, lockTenant } from './journal/journal';
@@ -48,7 +43,7 @@ export class TenantFlows {
     const state = await this.dataSource.transaction(async (tx) => {
       const { onboard } = await flowsOfSlug(tx, request.slug);
       const live = onboard?.live ? (await loadFlow(tx, onboard.stream_id)).state : null;
-      const command: Command = {
+      const command: OperatorCommand = {
         type: 'RequestTenant',
         flowId,
         tenantId: flowId,
@@ -61,7 +56,7 @@ export class TenantFlows {
   }
 
   /** Approve, reject, cancel and resume act on the live offboard flow when there is one (spec §3). */
-  async decideOnCurrent(ctx: Context, slug: string, command: Command) {
+  async decideOnCurrent(ctx: Context, slug: string, command: OperatorCommand) {
     const state = await this.dataSource.transaction(async (tx) => {
       const flow = await this.current(tx, slug);
       const { state: prior, version } = await loadFlow(tx, flow.stream_id);
@@ -101,7 +96,13 @@ export class TenantFlows {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
         [tokenId, next.tenantId, slug, next.orgId, minted.hash, minted.prefix, ctx.actor, ctx.now],
       );
-      await enqueueToken(tx, next, { id: tokenId, token_hash: minted.hash, prefix: minted.prefix }, 'minted', ctx.now);
+      await enqueueToken(
+        tx,
+        onboardOf(next),
+        { id: tokenId, token_hash: minted.hash, prefix: minted.prefix },
+        'minted',
+        ctx.now,
+      );
       return next;
     });
     return {
@@ -148,7 +149,7 @@ export class TenantFlows {
 
 export async function enqueueToken(
   tx: Queryable,
-  tenant: FlowState,
+  tenant: OnboardState,
   token: { id: string; token_hash: string; prefix: string },
   action: 'minted' | 'revoked',
   at: string,
@@ -158,7 +159,7 @@ export async function enqueueToken(
     token_id: token.id,
     org_id: tenant.orgId,
     slug: tenant.slug,
-    organization_name: tenant.request?.name ?? tenant.slug,
+    organization_name: tenant.request.name,
     token_hash: token.token_hash,
     prefix: token.prefix,
     schema_version: tenant.placement.schema_version,
@@ -195,7 +196,7 @@ function flowDetail(s: FlowState) {
   };
 }
 
-export function tenantDetail(onboard: FlowRow, offboard: FlowRow | null) {
+export function tenantDetail(onboard: FlowRow<OnboardState>, offboard: FlowRow<OffboardState> | null) {
   const s = onboard.detail;
   const request = s.request;
   return {

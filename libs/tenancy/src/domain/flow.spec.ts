@@ -330,6 +330,22 @@ describe('offboard flow', () => {
     given(active).when({ type: 'RecordTenantDeprovisioned', offboardFlowId: 'o1' }).thenState('deprovisioned');
   });
 
+  it('a stream holds one kind of flow: an event of the other kind does not fold into it', () => {
+    expect(() => fold([...active, ev('TokensRevoked', { revoked: 1 })])).toThrow(/does not belong to an onboard flow/);
+    expect(() => fold([opened, ev('IngestTokenMinted', { token_id: 't', prefix: 'p' })])).toThrow(
+      /does not belong to an offboard flow/,
+    );
+    expect(() => fold([ev('FlowApproved', { approver: 'bob' })])).toThrow(/cannot open a flow/);
+  });
+
+  it('engine steps of the other kind of flow do not apply', () => {
+    given([opened, ev('FlowApproved', { approver: 'bob' }, 'bob')])
+      .when({ type: 'PlaceInCell', cell: 'c', region: 'r' })
+      .thenThrows(FlowConflict, /step place does not apply/);
+    given(active).when({ type: 'RecordTokensRevoked', revoked: 1 }).thenThrows(FlowConflict);
+    given([opened]).when({ type: 'RecordTenantDeprovisioned', offboardFlowId: 'o1' }).then([]);
+  });
+
   it('reject and cancel end the offboard flow, leaving the tenant as it was', () => {
     given([opened]).when({ type: 'RejectFlow', reason: 'still paying' }, bob).thenState('rejected');
     given([opened]).when({ type: 'CancelFlow', reason: 'opened by mistake' }, alice).thenState('cancelled');

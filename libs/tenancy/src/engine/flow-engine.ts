@@ -2,7 +2,10 @@ import { Queryable } from '@agentwatch/db';
 import { failpoint } from '@agentwatch/kafka';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Command, Context, decide, FlowConflict, FlowState, nextStep, Step } from '../domain/flow';
+import { Context, EngineCommand, Step } from '../domain/commands';
+import { FlowConflict } from '../domain/errors';
+import { decide, FlowState, nextStep, onboardOf } from '../domain/flow';
+import { OnboardState } from '../domain/onboard';
 import { chooseCell, retryDelayMs } from '../domain/policy';
 import { appendToFlow, loadFlow } from '../journal/journal';
 import { TenancySettings } from '../tenancy.settings';
@@ -118,7 +121,7 @@ export class FlowEngine implements OnApplicationBootstrap, OnApplicationShutdown
         const delay = retryDelayMs(this.settings.retry, attempt, Math.random);
         const ctx = this.context();
         const nextRetryAt = new Date(Date.parse(ctx.now) + delay).toISOString();
-        const command: Command = { type: 'FailStep', step, reason, nextRetryAt };
+        const command: EngineCommand = { type: 'FailStep', step, reason, nextRetryAt };
         await appendToFlow(tx, streamId, version, state, decide(command, state, ctx, this.settings.retry.maxAttempts));
       })
       .catch((error) => {
@@ -130,7 +133,7 @@ export class FlowEngine implements OnApplicationBootstrap, OnApplicationShutdown
   private async commit(
     streamId: string,
     expected: number,
-    build: (tx: Queryable, state: FlowState) => Promise<Command[]> | Command[],
+    build: (tx: Queryable, state: FlowState) => Promise<EngineCommand[]> | EngineCommand[],
   ): Promise<FlowState> {
     return this.dataSource.transaction(async (tx) => {
       const { state, version } = await loadFlow(tx, streamId);
@@ -183,7 +186,7 @@ export class FlowEngine implements OnApplicationBootstrap, OnApplicationShutdown
       }
       case 'route':
         await this.commit(id, version, async (tx) => {
-          const command: Command = { type: 'RecordRoute', schemaVersion: state.placement.schema_version };
+          const command: EngineCommand = { type: 'RecordRoute', schemaVersion: state.placement.schema_version };
           decide(command, state, this.context());
           await tx.query(
             `INSERT INTO tenancy_routes (slug, tenant_id, org_id, cell, database_name, schema_version)
@@ -208,7 +211,7 @@ export class FlowEngine implements OnApplicationBootstrap, OnApplicationShutdown
           const [seen] = await tx.query('SELECT machine_id, checked_in_at FROM tenancy_checkins WHERE org_id = $1', [
             state.orgId,
           ]);
-          const commands: Command[] = [{ type: 'AwaitFirstCheckin' }];
+          const commands: EngineCommand[] = [{ type: 'AwaitFirstCheckin' }];
           if (seen) {
             commands.push({
               type: 'RecordFirstCheckin',
@@ -230,7 +233,7 @@ export class FlowEngine implements OnApplicationBootstrap, OnApplicationShutdown
           const removed = returned(
             await tx.query('DELETE FROM tenancy_routes WHERE tenant_id = $1 RETURNING slug', [state.tenantId]),
           );
-          const revoked = await this.revokeTokens(tx, state);
+          const revoked = await this.revokeTokens(tx, onboardOf(state));
           return [
             {
               type: 'RecordResourcesReleased',
@@ -244,7 +247,7 @@ export class FlowEngine implements OnApplicationBootstrap, OnApplicationShutdown
       }
       case 'revoke-tokens':
         await this.commit(id, version, async (tx) => {
-          const tenant = (await loadFlow(tx, state.tenantId)).state as FlowState;
+          const tenant = onboardOf((await loadFlow(tx, state.tenantId)).state);
           return [{ type: 'RecordTokensRevoked', revoked: await this.revokeTokens(tx, tenant) }];
         });
         return;
@@ -273,7 +276,7 @@ export class FlowEngine implements OnApplicationBootstrap, OnApplicationShutdown
     }
   }
 
-  private async revokeTokens(tx: Queryable, tenant: FlowState): Promise<number> {
+  private async revokeTokens(tx: Queryable, tenant: OnboardState): Promise<number> {
     const now = new Date().toISOString();
     const list = returned<{ id: string; token_hash: string; prefix: string }>(
       await tx.query(

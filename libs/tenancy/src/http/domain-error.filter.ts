@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
-import { BadRequest, DomainError, FlowConflict, Forbidden, NoSuchFlow, Unprocessable } from '../domain/flow';
+import { BadRequest, DomainError, FlowConflict, Forbidden, NoSuchFlow, Unprocessable } from '../domain/errors';
 
 /** Typed domain errors → the statuses of spec §7, as `{error, detail}`. */
 @Catch(DomainError)

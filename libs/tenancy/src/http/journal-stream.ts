@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { NoSuchFlow } from '../domain/flow';
+import { NoSuchFlow } from '../domain/errors';
 import { flowsOfSlug, JournalRow } from '../journal/journal';
 
 export interface StreamCursor {

@@ -1,5 +1,5 @@
 import { PipeTransform } from '@nestjs/common';
-import { NoSuchFlow } from '../domain/flow';
+import { NoSuchFlow } from '../domain/errors';
 import { MAX_SLUG_LENGTH, SLUG_SHAPE } from '../domain/tenant-request';
 
 const CODES: Record<number, string> = {

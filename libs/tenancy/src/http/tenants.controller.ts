@@ -23,7 +23,7 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
-import { Context } from '../domain/flow';
+import { Context } from '../domain/commands';
 import { justificationBodySchema, reasonBodySchema, tenantRequestSchema } from '../domain/tenant-request';
 import { TenancySettings } from '../tenancy.settings';
 import { TenantFlows, textOf } from '../tenant-flows';

@@ -1,7 +1,10 @@
 import { FLOW_EVENT_RECORDED_TYPE, FlowEventRecordedV1, TOPICS } from '@agentwatch/contracts';
 import { Queryable } from '@agentwatch/db';
 import { v7 as uuidv7 } from 'uuid';
-import { dueAt, evolve, FlowConflict, FlowEvent, FlowState, fold, isLive } from '../domain/flow';
+import { FlowConflict } from '../domain/errors';
+import { dueAt, evolve, FlowEvent, FlowState, fold, isLive } from '../domain/flow';
+import { OffboardState } from '../domain/offboard';
+import { OnboardState } from '../domain/onboard';
 
 export interface JournalRow {
   position: string;
@@ -154,7 +157,7 @@ export async function enqueue(
   );
 }
 
-export interface FlowRow {
+export interface FlowRow<S extends FlowState = FlowState> {
   stream_id: string;
   tenant_id: string;
   kind: 'onboard' | 'offboard';
@@ -163,7 +166,7 @@ export interface FlowRow {
   state: string;
   version: number;
   live: boolean;
-  detail: FlowState;
+  detail: S;
 }
 
 /**
@@ -179,13 +182,13 @@ export async function lockTenant(tx: Queryable, tenantId: string): Promise<void>
 export async function flowsOfSlug(
   q: Queryable,
   slug: string,
-): Promise<{ onboard: FlowRow | null; offboard: FlowRow | null }> {
-  const [onboard]: FlowRow[] = await q.query(
+): Promise<{ onboard: FlowRow<OnboardState> | null; offboard: FlowRow<OffboardState> | null }> {
+  const [onboard]: FlowRow<OnboardState>[] = await q.query(
     `SELECT * FROM tenancy_flows WHERE slug = $1 AND kind = 'onboard' ORDER BY live DESC, created_at DESC LIMIT 1`,
     [slug],
   );
   if (!onboard) return { onboard: null, offboard: null };
-  const [offboard]: FlowRow[] = await q.query(
+  const [offboard]: FlowRow<OffboardState>[] = await q.query(
     `SELECT * FROM tenancy_flows WHERE tenant_id = $1 AND kind = 'offboard' ORDER BY live DESC, created_at DESC LIMIT 1`,
     [onboard.stream_id],
   );
