@@ -81,9 +81,17 @@ describe('ProjectionRunner transactions', () => {
         (count) => count === 3,
         { timeoutMs: 30_000, what: `three records projected by ${group}` },
       );
-      const [{ next }] = await dataSource.query(
-        'SELECT sum(next_offset::bigint)::int AS next FROM projection_checkpoints WHERE consumer_group = $1',
-        [group],
+      // `seen` fills inside the transactions: their commits (and checkpoints) may still be on their way.
+      const next = await eventually(
+        async () =>
+          (
+            await dataSource.query(
+              'SELECT coalesce(sum(next_offset::bigint), 0)::int AS next FROM projection_checkpoints WHERE consumer_group = $1',
+              [group],
+            )
+          )[0].next as number,
+        (sum) => sum >= 3,
+        { timeoutMs: 30_000, what: `the checkpoints of ${group} past three records` },
       );
       return { seen, next, found: await whileRunning?.() };
     } finally {
