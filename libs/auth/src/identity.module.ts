@@ -1,17 +1,32 @@
 import { Module } from '@nestjs/common';
-import { ApiKeysController, CreateApiKey } from './api-key-routes/api-keys.controller';
-import { DeployTokens } from './deploy-tokens/deploy-tokens';
+import { CqrsModule } from '@nestjs/cqrs';
+import { ApiKeysController } from './api-key-routes/api-keys.controller';
+import { CreateApiKeyHandler } from './api-key-routes/create-api-key';
+import { CreateDeployTokenHandler } from './deploy-tokens/create-deploy-token';
 import { DeployTokensController } from './deploy-tokens/deploy-tokens.controller';
+import { ListDeployTokensHandler } from './deploy-tokens/list-deploy-tokens';
+import { RevokeDeployTokenHandler } from './deploy-tokens/revoke-deploy-token';
 import { Checkins } from './machines/checkins';
-import { Machines } from './machines/machines';
 import { MachinesController } from './machines/machines.controller';
-import { CreateOrganization } from './organizations/create-organization';
+import { RegisterMachineHandler } from './machines/register-machine';
+import { RevokeMachineHandler } from './machines/revoke-machine';
+import { CreateOrganizationHandler } from './organizations/create-organization';
 import { OrganizationsController } from './organizations/organizations.controller';
 
 /** The cloud API's identity routes: organizations, deploy tokens, machine enrollment, scoring-API keys. */
 @Module({
+  imports: [CqrsModule],
   controllers: [OrganizationsController, DeployTokensController, MachinesController, ApiKeysController],
-  providers: [CreateOrganization, DeployTokens, Machines, Checkins, CreateApiKey],
+  providers: [
+    Checkins,
+    CreateOrganizationHandler,
+    CreateDeployTokenHandler,
+    ListDeployTokensHandler,
+    RevokeDeployTokenHandler,
+    RegisterMachineHandler,
+    RevokeMachineHandler,
+    CreateApiKeyHandler,
+  ],
   exports: [Checkins],
 })
 export class IdentityApiModule {}

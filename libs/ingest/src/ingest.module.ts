@@ -2,24 +2,28 @@ import { IdentityApiModule } from '@agentwatch/auth';
 import { eventRecordedV1, sessionRecordedV1, TOPICS } from '@agentwatch/contracts';
 import { ProjectionDefinition, ProjectionLag } from '@agentwatch/kafka';
 import { DynamicModule, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
 import { RateLimiterMemory, RateLimiterPostgres } from 'rate-limiter-flexible';
 import { DataSource } from 'typeorm';
 import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { AgentsProjection } from './agents/agents.projection';
-import { ListAgents } from './agents/list-agents';
-import { IngestDaemonItems } from './daemon/ingest-daemon-items';
-import { EventQueries } from './events/event-queries';
-import { EventStatistics } from './events/event-stats';
+import { ListAgentsHandler } from './agents/list-agents';
+import { IngestDaemonItemsHandler } from './daemon/ingest-daemon-items';
 import { EventsProjection } from './events/events.projection';
-import { IngestEvents } from './events/ingest-events';
+import { GetEventHandler } from './events/get-event';
+import { GetEventStatsHandler } from './events/get-event-stats';
+import { IngestEventsHandler } from './events/ingest-events';
+import { ListEventsHandler } from './events/list-events';
 import { DaemonController } from './http/daemon.controller';
 import { EventsController } from './http/events.controller';
 import { IngestRateLimit, IngestRateLimiter } from './http/ingest-rate-limit';
 import { SessionsController } from './http/sessions.controller';
 import { IngestWriter } from './ingest-writer';
-import { IngestSessions } from './sessions/ingest-sessions';
-import { ListSessionEvents } from './sessions/list-session-events';
-import { SessionQueries } from './sessions/session-queries';
+import { GetSessionHandler } from './sessions/get-session';
+import { IngestSessionsHandler } from './sessions/ingest-sessions';
+import { ListSessionChildrenHandler } from './sessions/list-session-children';
+import { ListSessionEventsHandler } from './sessions/list-session-events';
+import { ListSessionsHandler } from './sessions/list-sessions';
 import { SessionsProjection } from './sessions/sessions.projection';
 import { ListStreamer } from './shared/streamed-list';
 
@@ -46,13 +50,27 @@ function rateLimiter({ rps, burst }: IngestApiOptions['rateLimit'], dataSource: 
   return { limiter, limit: burst };
 }
 
+const HANDLERS = [
+  IngestEventsHandler,
+  IngestSessionsHandler,
+  IngestDaemonItemsHandler,
+  ListEventsHandler,
+  GetEventHandler,
+  GetEventStatsHandler,
+  ListSessionsHandler,
+  GetSessionHandler,
+  ListSessionChildrenHandler,
+  ListSessionEventsHandler,
+  ListAgentsHandler,
+];
+
 /** The cloud API's side of the ingest context: write routes that append to Kafka, read routes over the read models. */
 @Module({})
 export class IngestApiModule {
   static forRoot(options: IngestApiOptions): DynamicModule {
     return {
       module: IngestApiModule,
-      imports: [IdentityApiModule],
+      imports: [CqrsModule, IdentityApiModule],
       controllers: [EventsController, SessionsController, DaemonController],
       providers: [
         {
@@ -62,16 +80,9 @@ export class IngestApiModule {
         },
         IngestRateLimit,
         IngestWriter,
-        IngestEvents,
-        IngestSessions,
-        IngestDaemonItems,
-        EventQueries,
-        EventStatistics,
         ProjectionLag,
-        SessionQueries,
         ListStreamer,
-        ListSessionEvents,
-        ListAgents,
+        ...HANDLERS,
       ],
     };
   }

@@ -2,13 +2,18 @@ import { ApiKeyGuard, ApiKeyVerifier } from '@agentwatch/auth';
 import { eventRecordedV1, eventScoredV1, TOPICS } from '@agentwatch/contracts';
 import { ProjectionDefinition } from '@agentwatch/kafka';
 import { DynamicModule, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
 import { HealthDetailedController } from './http/health-detailed.controller';
 import { PoliciesController } from './http/policies.controller';
 import { ScoresController } from './http/scores.controller';
 import { LlmScorer, LlmSettings } from './llm/llm-scorer';
-import { ManagePolicy } from './policies/manage-policy';
+import { CreatePolicyHandler } from './policies/create-policy';
+import { GetPolicyHandler } from './policies/get-policy';
+import { ReplacePolicyHandler } from './policies/replace-policy';
 import { EventRiskProjection } from './projector/event-risk.projection';
-import { ReadScores } from './scores/read-scores';
+import { GetJustificationHandler } from './scores/get-justification';
+import { GetScoreHandler } from './scores/get-score';
+import { ListScoresHandler } from './scores/list-scores';
 import { ScoreEventsProjection } from './worker/score-events.projection';
 
 /** The scoring API: policies, score reads, justification, detailed health. */
@@ -17,12 +22,17 @@ export class ScoringApiModule {
   static forRoot(llm: LlmSettings): DynamicModule {
     return {
       module: ScoringApiModule,
+      imports: [CqrsModule],
       controllers: [PoliciesController, ScoresController, HealthDetailedController],
       providers: [
         { provide: LlmSettings, useValue: llm },
         LlmScorer,
-        ManagePolicy,
-        ReadScores,
+        CreatePolicyHandler,
+        ReplacePolicyHandler,
+        GetPolicyHandler,
+        GetScoreHandler,
+        ListScoresHandler,
+        GetJustificationHandler,
         ApiKeyVerifier,
         ApiKeyGuard,
       ],

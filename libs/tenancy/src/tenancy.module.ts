@@ -1,6 +1,7 @@
 import { checkinRecordedV1, ingestTokenChangedV1, TOPICS } from '@agentwatch/contracts';
 import { ProjectionDefinition } from '@agentwatch/kafka';
 import { DynamicModule, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
 import { FlowEngine } from './engine/flow-engine';
 import { OutboxRelay } from './engine/outbox-relay';
 import { JournalStream } from './http/journal-stream';
@@ -9,7 +10,25 @@ import { TenantsController } from './http/tenants.controller';
 import { CheckinsConsumer } from './projections/checkins.consumer';
 import { IngestTokensProjection } from './projections/ingest-tokens.projection';
 import { TenancySettings } from './tenancy.settings';
-import { TenantFlows } from './tenant-flows';
+import { ApproveTenantHandler } from './use-cases/approve-tenant';
+import { CancelTenantHandler } from './use-cases/cancel-tenant';
+import { DeprovisionTenantHandler } from './use-cases/deprovision-tenant';
+import { GetTenantHandler } from './use-cases/get-tenant';
+import { MintIngestTokenHandler } from './use-cases/mint-ingest-token';
+import { RejectTenantHandler } from './use-cases/reject-tenant';
+import { RequestTenantHandler } from './use-cases/request-tenant';
+import { ResumeTenantHandler } from './use-cases/resume-tenant';
+
+const HANDLERS = [
+  RequestTenantHandler,
+  GetTenantHandler,
+  ApproveTenantHandler,
+  RejectTenantHandler,
+  CancelTenantHandler,
+  ResumeTenantHandler,
+  MintIngestTokenHandler,
+  DeprovisionTenantHandler,
+];
 
 /** The control plane's side: operator routes, the flow engine, the outbox relay, the check-in consumer. */
 @Module({})
@@ -17,10 +36,11 @@ export class TenancyModule {
   static forRoot(settings: TenancySettings): DynamicModule {
     return {
       module: TenancyModule,
+      imports: [CqrsModule],
       controllers: [TenantsController, CheckinsConsumer],
       providers: [
         { provide: TenancySettings, useValue: settings },
-        TenantFlows,
+        ...HANDLERS,
         JournalStream,
         OperatorGuard,
         FlowEngine,

@@ -1,23 +1,20 @@
-import { mintDeployToken } from '@agentwatch/auth';
 import { INGEST_TOKEN_CHANGED_TYPE, IngestTokenChangedV1, TOPICS } from '@agentwatch/contracts';
 import { Queryable } from '@agentwatch/db';
-import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { Context, OperatorCommand } from './domain/commands';
 import { BadRequest, NoSuchFlow, Unprocessable } from './domain/errors';
-import { decide, FlowState, onboardOf, presentation } from './domain/flow';
+import { decide, FlowState, presentation } from './domain/flow';
 import { OffboardState } from './domain/offboard';
 import { OnboardState } from './domain/onboard';
-import { tenantOrgId } from './domain/policy';
-import { parseTenantRequest, parseTextBody } from './domain/tenant-request';
+import { parseTextBody } from './domain/tenant-request';
 import { appendToFlow, enqueue, FlowRow, flowsOfSlug, loadFlow, lockTenant } from './journal/journal';
 import { TenancySettings } from './tenancy.settings';
 
 export const pollUrl = (slug: string) => `/v1/tenants/${slug}`;
 export const streamUrl = (slug: string) => `/v1/tenants/${slug}/events`;
 
-function refuse(verdict: { error: 'bad_request' | 'unprocessable'; detail: string }): never {
+export function refuse(verdict: { error: 'bad_request' | 'unprocessable'; detail: string }): never {
   throw verdict.error === 'bad_request' ? new BadRequest(verdict.detail) : new Unprocessable(verdict.detail);
 }
 
@@ -27,124 +24,54 @@ export function textOf(body: unknown, field: 'reason' | 'justification'): string
   return (verdict as { text: string }).text;
 }
 
-/** The operator use cases: each loads the flow, decides, and appends in one transaction. */
-@Injectable()
-export class TenantFlows {
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly settings: TenancySettings,
-  ) {}
+/** The slug's flows, with the tenant locked first (an offboard flow may open meanwhile: re-read). */
+export async function lockedFlows(tx: Queryable, slug: string) {
+  const found = await flowsOfSlug(tx, slug);
+  if (!found.onboard) throw new NoSuchFlow(`no tenant ${slug}`);
+  await lockTenant(tx, found.onboard.stream_id);
+  return flowsOfSlug(tx, slug);
+}
 
-  async request(ctx: Context, body: unknown) {
-    const verdict = parseTenantRequest(body);
-    if (!verdict.ok) refuse(verdict);
-    const request = (verdict as { value: import('./domain/tenant-request').TenantRequest }).value;
-    const flowId = uuidv7();
-    const state = await this.dataSource.transaction(async (tx) => {
-      const { onboard } = await flowsOfSlug(tx, request.slug);
-      const live = onboard?.live ? (await loadFlow(tx, onboard.stream_id)).state : null;
-      const command: OperatorCommand = {
-        type: 'RequestTenant',
-        flowId,
-        tenantId: flowId,
-        orgId: tenantOrgId(request.slug),
-        request,
-      };
-      return appendToFlow(tx, flowId, 0, null, decide(command, live, ctx));
-    });
-    return { slug: state.slug, state: state.status, poll_url: pollUrl(state.slug), stream_url: streamUrl(state.slug) };
-  }
+export interface FlowSummary {
+  slug: string;
+  flow_id: string;
+  flow_kind: FlowState['kind'];
+  state: FlowState['status'];
+  presentation: ReturnType<typeof presentation>;
+  poll_url: string;
+  stream_url: string;
+}
 
-  /** Approve, reject, cancel and resume act on the live offboard flow when there is one (spec §3). */
-  async decideOnCurrent(ctx: Context, slug: string, command: OperatorCommand) {
-    const state = await this.dataSource.transaction(async (tx) => {
-      const flow = await this.current(tx, slug);
-      const { state: prior, version } = await loadFlow(tx, flow.stream_id);
-      return appendToFlow(
-        tx,
-        flow.stream_id,
-        version,
-        prior,
-        decide(command, prior, ctx, this.settings.retry.maxAttempts),
-      );
-    });
-    return this.summary(state);
-  }
+/** What an operator command answers: the flow it acted on. */
+export function flowSummary(s: FlowState): FlowSummary {
+  return {
+    slug: s.slug,
+    flow_id: s.flowId,
+    flow_kind: s.kind,
+    state: s.status,
+    presentation: presentation(s),
+    poll_url: pollUrl(s.slug),
+    stream_url: streamUrl(s.slug),
+  };
+}
 
-  async deprovision(ctx: Context, slug: string, justification: string) {
-    const flowId = uuidv7();
-    const state = await this.dataSource.transaction(async (tx) => {
-      const { onboard, offboard } = await this.locked(tx, slug);
-      const { state: prior } = await loadFlow(tx, (offboard?.live ? offboard : (onboard as FlowRow)).stream_id);
-      const events = decide({ type: 'RequestDeprovision', flowId, justification }, prior, ctx);
-      return appendToFlow(tx, flowId, 0, null, events);
-    });
-    return this.summary(state);
-  }
-
-  /** The raw token leaves this method once, in the answer; only its hash and prefix are kept. */
-  async mintToken(ctx: Context, slug: string) {
-    const tokenId = uuidv7();
-    const minted = mintDeployToken();
-    const state = await this.dataSource.transaction(async (tx) => {
-      const onboard = (await this.locked(tx, slug)).onboard as FlowRow;
-      const { state: prior, version } = await loadFlow(tx, onboard.stream_id);
-      const events = decide({ type: 'MintIngestToken', tokenId, prefix: minted.prefix }, prior, ctx);
-      const next = await appendToFlow(tx, onboard.stream_id, version, prior, events);
-      await tx.query(
-        `INSERT INTO tenancy_tokens (id, tenant_id, slug, org_id, token_hash, prefix, created_by, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [tokenId, next.tenantId, slug, next.orgId, minted.hash, minted.prefix, ctx.actor, ctx.now],
-      );
-      await enqueueToken(
-        tx,
-        onboardOf(next),
-        { id: tokenId, token_hash: minted.hash, prefix: minted.prefix },
-        'minted',
-        ctx.now,
-      );
-      return next;
-    });
-    return {
-      token: minted.raw,
-      token_id: tokenId,
-      prefix: minted.prefix,
-      organization_id: state.orgId,
-      slug,
-      created_at: ctx.now,
-    };
-  }
-
-  async detail(slug: string) {
-    const { onboard, offboard } = await flowsOfSlug(this.dataSource.manager, slug);
-    if (!onboard) throw new NoSuchFlow(`no tenant ${slug}`);
-    return tenantDetail(onboard, offboard);
-  }
-
-  private async current(tx: Queryable, slug: string): Promise<FlowRow> {
-    const { onboard, offboard } = await this.locked(tx, slug);
-    return offboard?.live ? offboard : (onboard as FlowRow);
-  }
-
-  /** The slug's flows, with the tenant locked first (an offboard flow may open meanwhile: re-read). */
-  private async locked(tx: Queryable, slug: string) {
-    const found = await flowsOfSlug(tx, slug);
-    if (!found.onboard) throw new NoSuchFlow(`no tenant ${slug}`);
-    await lockTenant(tx, found.onboard.stream_id);
-    return flowsOfSlug(tx, slug);
-  }
-
-  private summary(s: FlowState) {
-    return {
-      slug: s.slug,
-      flow_id: s.flowId,
-      flow_kind: s.kind,
-      state: s.status,
-      presentation: presentation(s),
-      poll_url: pollUrl(s.slug),
-      stream_url: streamUrl(s.slug),
-    };
-  }
+/**
+ * Approve, reject, cancel and resume act on the live offboard flow when there is one (spec §3):
+ * load it, decide, and append in one transaction.
+ */
+export async function decideOnCurrent(
+  dataSource: DataSource,
+  settings: TenancySettings,
+  { ctx, slug }: { ctx: Context; slug: string },
+  command: OperatorCommand,
+) {
+  const state = await dataSource.transaction(async (tx) => {
+    const { onboard, offboard } = await lockedFlows(tx, slug);
+    const flow = offboard?.live ? offboard : (onboard as FlowRow);
+    const { state: prior, version } = await loadFlow(tx, flow.stream_id);
+    return appendToFlow(tx, flow.stream_id, version, prior, decide(command, prior, ctx, settings.retry.maxAttempts));
+  });
+  return flowSummary(state);
 }
 
 export async function enqueueToken(

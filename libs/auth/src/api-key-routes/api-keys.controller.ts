@@ -1,33 +1,15 @@
-import { storable, validateBody } from '@agentwatch/contracts';
-import { OrgScope } from '@agentwatch/db';
-import { ApiAnswers, ApiJsonBody, invalidBody } from '@agentwatch/http';
-import { Body, Controller, Injectable, Post } from '@nestjs/common';
+import { ApiAnswers, ApiJsonBody } from '@agentwatch/http';
+import { Body, Controller, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { v7 as uuidv7 } from 'uuid';
-import { z } from 'zod';
-import { CreatedApiKey, insertApiKey } from '../api-keys';
 import { Authenticated } from '../credential.guard';
 import { CurrentPrincipal, Principal } from '../principal';
-
-export const createApiKeyBody = z.object({ name: storable(z.string().trim().min(1).max(200)) });
-
-/** Scoring-API keys, bound to the caller's organization (the scoring API's customer). */
-@Injectable()
-export class CreateApiKey {
-  constructor(private readonly db: OrgScope) {}
-
-  async execute(orgId: string, body: unknown): Promise<CreatedApiKey & { customer_id: string }> {
-    const validated = validateBody(createApiKeyBody, body);
-    if (!validated.ok) throw invalidBody(validated.issues);
-    const created = await this.db.run(orgId, (q) => insertApiKey(q, orgId, uuidv7(), validated.value.name));
-    return { ...created, customer_id: orgId };
-  }
-}
+import { CreateApiKey, createApiKeyBody } from './create-api-key';
 
 @ApiTags('api keys')
 @Controller('v1/api-keys')
 export class ApiKeysController {
-  constructor(private readonly createApiKey: CreateApiKey) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post()
   @Authenticated(['jwt'])
@@ -40,6 +22,6 @@ export class ApiKeysController {
       "scoring API, where it sees only this organization's data (customer_id = organization id). Shown this once; only its SHA-256 is stored.",
   })
   create(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
-    return this.createApiKey.execute(principal.orgId, body);
+    return this.commands.execute(new CreateApiKey(principal.orgId, body));
   }
 }

@@ -1,14 +1,20 @@
 import { ApiAnswers, ApiJsonBody, READ_ERRORS, UuidParam } from '@agentwatch/http';
 import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated } from '../credential.guard';
 import { CurrentPrincipal, Principal } from '../principal';
-import { createDeployTokenBody, DeployTokens } from './deploy-tokens';
+import { CreateDeployToken, createDeployTokenBody } from './create-deploy-token';
+import { ListDeployTokens } from './list-deploy-tokens';
+import { RevokeDeployToken } from './revoke-deploy-token';
 
 @ApiTags('deploy tokens')
 @Controller('v1/deploy-tokens')
 export class DeployTokensController {
-  constructor(private readonly deployTokens: DeployTokens) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @Post()
   @Authenticated(['jwt'])
@@ -20,7 +26,7 @@ export class DeployTokensController {
   })
   @ApiAnswers(201, '`{id, name, token, prefix, created_at}`', [400])
   create(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
-    return this.deployTokens.create(principal.orgId, body);
+    return this.commands.execute(new CreateDeployToken(principal.orgId, body));
   }
 
   @Get()
@@ -32,7 +38,7 @@ export class DeployTokensController {
   })
   @ApiAnswers(200, '`{deploy_tokens}`', [])
   list(@CurrentPrincipal() principal: Principal) {
-    return this.deployTokens.list(principal.orgId);
+    return this.queries.execute(new ListDeployTokens(principal.orgId));
   }
 
   @Delete(':id')
@@ -44,6 +50,6 @@ export class DeployTokensController {
   })
   @ApiAnswers(200, '`{deploy_token}`', [...READ_ERRORS])
   revoke(@CurrentPrincipal() principal: Principal, @Param('id', UuidParam) id: string) {
-    return this.deployTokens.revoke(principal.orgId, id);
+    return this.commands.execute(new RevokeDeployToken(principal.orgId, id));
   }
 }

@@ -1,14 +1,16 @@
 import { ApiAnswers, ApiJsonBody } from '@agentwatch/http';
 import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated } from '../credential.guard';
 import { CurrentPrincipal, Principal } from '../principal';
-import { Machines, registerMachineBody } from './machines';
+import { RegisterMachine, registerMachineBody } from './register-machine';
+import { RevokeMachine } from './revoke-machine';
 
 @ApiTags('machines')
 @Controller('v1/machines')
 export class MachinesController {
-  constructor(private readonly machines: Machines) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('register')
   @HttpCode(200)
@@ -24,7 +26,7 @@ export class MachinesController {
   })
   @ApiAnswers(200, '`{machine_id, service_token, org_id}`', [400])
   register(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
-    return this.machines.register(principal, body);
+    return this.commands.execute(new RegisterMachine(principal, body));
   }
 
   @Delete(':machineId')
@@ -35,6 +37,6 @@ export class MachinesController {
   })
   @ApiAnswers(200, '`{machine_id, revoked_at}`', [404])
   revoke(@CurrentPrincipal() principal: Principal, @Param('machineId') machineId: string) {
-    return this.machines.revoke(principal.orgId, machineId);
+    return this.commands.execute(new RevokeMachine(principal.orgId, machineId));
   }
 }

@@ -1,7 +1,7 @@
 import { storable, validateBody } from '@agentwatch/contracts';
 import { OrgScope } from '@agentwatch/db';
 import { invalidBody } from '@agentwatch/http';
-import { Injectable } from '@nestjs/common';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
 import { JwtIdentityResolver } from '../jwt-identity.resolver';
@@ -11,14 +11,23 @@ import { Identity } from '../principal';
 export const createOrganizationBody = z.object({ name: storable(z.string().trim().min(1).max(200)) });
 
 /** POST /v1/tenant: a new organization, with the caller as its member. */
-@Injectable()
-export class CreateOrganization {
+export class CreateOrganization extends Command<CreatedOrganization> {
+  constructor(
+    readonly identity: Identity,
+    readonly body: unknown,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(CreateOrganization)
+export class CreateOrganizationHandler implements ICommandHandler<CreateOrganization> {
   constructor(
     private readonly db: OrgScope,
     private readonly identities: JwtIdentityResolver,
   ) {}
 
-  async execute(identity: Identity, body: unknown): Promise<CreatedOrganization> {
+  async execute({ identity, body }: CreateOrganization): Promise<CreatedOrganization> {
     const validated = validateBody(createOrganizationBody, body);
     if (!validated.ok) throw invalidBody(validated.issues);
     const orgId = uuidv7();

@@ -1,5 +1,6 @@
 import { ApiAnswers, ApiJsonBody } from '@agentwatch/http';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated } from '../credential.guard';
 import { CurrentIdentity, Identity } from '../principal';
@@ -8,7 +9,7 @@ import { CreateOrganization, createOrganizationBody } from './create-organizatio
 @ApiTags('organizations')
 @Controller('v1/tenant')
 export class OrganizationsController {
-  constructor(private readonly createOrganization: CreateOrganization) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post()
   @HttpCode(200)
@@ -22,6 +23,6 @@ export class OrganizationsController {
   })
   @ApiAnswers(200, '`{id, name, created_at}`', [400])
   create(@CurrentIdentity() identity: Identity, @Body() body: unknown) {
-    return this.createOrganization.execute(identity, body);
+    return this.commands.execute(new CreateOrganization(identity, body));
   }
 }

@@ -1,5 +1,6 @@
 import { OrgScope, Queryable } from '@agentwatch/db';
-import { Injectable, StreamableFile } from '@nestjs/common';
+import { StreamableFile } from '@nestjs/common';
+import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { Cursor, toPage } from '../shared/pagination';
 import { readQuery } from '../shared/query-params';
@@ -41,17 +42,23 @@ const toAgentView = (r: AgentRow): AgentView => ({
  * GET /v1/agents: agents seen in the caller's events, most recently seen first. With `limit` or
  * `cursor` one keyset page; without them every agent, streamed (the spec answers the full list).
  */
-@Injectable()
-export class ListAgents {
+export class ListAgents extends Query<{ agents: AgentView[]; next_cursor: string | null } | StreamableFile> {
+  constructor(
+    readonly orgId: string,
+    readonly query: Record<string, unknown>,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ListAgents)
+export class ListAgentsHandler implements IQueryHandler<ListAgents> {
   constructor(
     private readonly db: OrgScope,
     private readonly streamer: ListStreamer,
   ) {}
 
-  execute(
-    orgId: string,
-    query: Record<string, unknown>,
-  ): Promise<{ agents: AgentView[]; next_cursor: string | null } | StreamableFile> {
+  execute({ orgId, query }: ListAgents) {
     const { page } = readQuery(z.object({}), query, 'text');
     if (query.limit === undefined && query.cursor === undefined) {
       return this.streamer.open(orgId, { key: 'agents', chunk: agentsAfter(orgId), cursorOf, view: toAgentView });

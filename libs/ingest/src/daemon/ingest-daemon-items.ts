@@ -1,7 +1,7 @@
 import { Principal } from '@agentwatch/auth';
 import { EventIngestItem, SessionIngestRecord, ValidationIssue } from '@agentwatch/contracts';
 import { invalidBody } from '@agentwatch/http';
-import { Injectable } from '@nestjs/common';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { v7 as uuidv7 } from 'uuid';
 import { recordEvents } from '../events/domain/record-events';
 import { assertBatchSize } from '../events/ingest-events';
@@ -16,11 +16,20 @@ export interface DaemonIngestResult {
 }
 
 /** POST /v1/ingest: a daemon's mixed batch of events and session lifecycle records, all or nothing. */
-@Injectable()
-export class IngestDaemonItems {
+export class IngestDaemonItems extends Command<DaemonIngestResult> {
+  constructor(
+    readonly principal: Principal,
+    readonly body: unknown,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(IngestDaemonItems)
+export class IngestDaemonItemsHandler implements ICommandHandler<IngestDaemonItems> {
   constructor(private readonly writer: IngestWriter) {}
 
-  async execute(principal: Principal, body: unknown): Promise<DaemonIngestResult> {
+  async execute({ principal, body }: IngestDaemonItems): Promise<DaemonIngestResult> {
     assertBatchSize(body);
     const items = (body as { events?: unknown } | null)?.events;
     if (!Array.isArray(items)) throw invalidBody([{ index: null, path: 'events', message: 'expected an array' }]);

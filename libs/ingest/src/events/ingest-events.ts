@@ -1,7 +1,7 @@
 import { Principal } from '@agentwatch/auth';
 import { eventIngestBody, MAX_BATCH_ITEMS, validateBody } from '@agentwatch/contracts';
 import { invalidBody, tooLarge } from '@agentwatch/http';
-import { Injectable } from '@nestjs/common';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { v7 as uuidv7 } from 'uuid';
 import { IngestWriter } from '../ingest-writer';
 import { recordEvents } from './domain/record-events';
@@ -13,12 +13,21 @@ export function assertBatchSize(body: unknown): void {
   }
 }
 
-/** POST /v1/events/ingest */
-@Injectable()
-export class IngestEvents {
+/** POST /v1/events/ingest: the body as sent, validated here as a whole batch. */
+export class IngestEvents extends Command<{ ingested: number }> {
+  constructor(
+    readonly principal: Principal,
+    readonly body: unknown,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(IngestEvents)
+export class IngestEventsHandler implements ICommandHandler<IngestEvents> {
   constructor(private readonly writer: IngestWriter) {}
 
-  async execute(principal: Principal, body: unknown): Promise<{ ingested: number }> {
+  async execute({ principal, body }: IngestEvents): Promise<{ ingested: number }> {
     assertBatchSize(body);
     const validated = validateBody(eventIngestBody, body, 'events');
     if (!validated.ok) throw invalidBody(validated.issues);

@@ -2,6 +2,7 @@ import { Authenticated, CurrentPrincipal, DAEMON_OR_USER, Principal } from '@age
 import { daemonActionItem, eventIngestItem, sessionIngestRecord, sessionLifecycleItem } from '@agentwatch/contracts';
 import { ApiAnswers, ApiJsonBody, ApiJsonQuery, INGEST_ERRORS, pagingQuery } from '@agentwatch/http';
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
 import { ListAgents } from '../agents/list-agents';
@@ -13,8 +14,8 @@ import { RateLimited } from './ingest-rate-limit';
 @Controller('v1')
 export class DaemonController {
   constructor(
-    private readonly ingestDaemonItems: IngestDaemonItems,
-    private readonly listAgents: ListAgents,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
   ) {}
 
   @Post('ingest')
@@ -36,7 +37,7 @@ export class DaemonController {
   })
   @ApiAnswers(200, '`{ingested, events, sessions}`', [...INGEST_ERRORS])
   ingest(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
-    return this.ingestDaemonItems.execute(principal, body);
+    return this.commands.execute(new IngestDaemonItems(principal, body));
   }
 
   @Get('agents')
@@ -51,6 +52,6 @@ export class DaemonController {
   @ApiJsonQuery(pagingQuery)
   @ApiAnswers(200, '`{agents, next_cursor}`', [400])
   agents(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>) {
-    return this.listAgents.execute(principal.orgId, query);
+    return this.queries.execute(new ListAgents(principal.orgId, query));
   }
 }

@@ -10,10 +10,12 @@ import {
   UuidParam,
 } from '@agentwatch/http';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { EventQueries, eventFilters } from '../events/event-queries';
-import { EventStatistics } from '../events/event-stats';
+import { GetEvent } from '../events/get-event';
+import { GetEventStats } from '../events/get-event-stats';
 import { IngestEvents } from '../events/ingest-events';
+import { eventFilters, ListEvents } from '../events/list-events';
 import { CURSOR_DOC } from '../shared/pagination';
 import { RateLimited } from './ingest-rate-limit';
 
@@ -21,9 +23,8 @@ import { RateLimited } from './ingest-rate-limit';
 @Controller('v1/events')
 export class EventsController {
   constructor(
-    private readonly ingestEvents: IngestEvents,
-    private readonly queries: EventQueries,
-    private readonly statistics: EventStatistics,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
   ) {}
 
   @Post('ingest')
@@ -41,7 +42,7 @@ export class EventsController {
   })
   @ApiAnswers(200, '`{"ingested": N}`', [...INGEST_ERRORS])
   ingest(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
-    return this.ingestEvents.execute(principal, body);
+    return this.commands.execute(new IngestEvents(principal, body));
   }
 
   @Get()
@@ -58,7 +59,7 @@ export class EventsController {
   @ApiJsonQuery(eventFilters.extend(pagingQuery.shape))
   @ApiAnswers(200, '`{events, next_cursor}`', [400])
   list(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>) {
-    return this.queries.list(principal.orgId, query);
+    return this.queries.execute(new ListEvents(principal.orgId, query));
   }
 
   @Get('stats')
@@ -72,7 +73,7 @@ export class EventsController {
   })
   @ApiAnswers(200, '24-hour statistics', [])
   stats(@CurrentPrincipal() principal: Principal) {
-    return this.statistics.get(principal.orgId);
+    return this.queries.execute(new GetEventStats(principal.orgId));
   }
 
   @Get(':id')
@@ -84,6 +85,6 @@ export class EventsController {
   })
   @ApiAnswers(200, 'The event', [...READ_ERRORS])
   get(@CurrentPrincipal() principal: Principal, @Param('id', UuidParam) id: string) {
-    return this.queries.get(principal.orgId, id);
+    return this.queries.execute(new GetEvent(principal.orgId, id));
   }
 }

@@ -10,21 +10,23 @@ import {
   UuidParam,
 } from '@agentwatch/http';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
+import { GetSession } from '../sessions/get-session';
 import { IngestSessions } from '../sessions/ingest-sessions';
+import { ListSessionChildren } from '../sessions/list-session-children';
 import { ListSessionEvents } from '../sessions/list-session-events';
-import { SessionQueries, sessionFilters } from '../sessions/session-queries';
-import { CURSOR_DOC, pageRequest } from '../shared/pagination';
+import { ListSessions, sessionFilters } from '../sessions/list-sessions';
+import { CURSOR_DOC } from '../shared/pagination';
 import { RateLimited } from './ingest-rate-limit';
 
 @ApiTags('sessions')
 @Controller('v1/sessions')
 export class SessionsController {
   constructor(
-    private readonly ingestSessions: IngestSessions,
-    private readonly queries: SessionQueries,
-    private readonly listSessionEvents: ListSessionEvents,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
   ) {}
 
   @Post('ingest')
@@ -45,7 +47,7 @@ export class SessionsController {
   })
   @ApiAnswers(200, '`{"ok": true, "ingested": N}`', [...INGEST_ERRORS])
   ingest(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
-    return this.ingestSessions.execute(principal, body);
+    return this.commands.execute(new IngestSessions(principal, body));
   }
 
   @Get()
@@ -59,7 +61,7 @@ export class SessionsController {
   @ApiJsonQuery(sessionFilters.extend(pagingQuery.shape))
   @ApiAnswers(200, '`{sessions, next_cursor}`', [400])
   list(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>) {
-    return this.queries.list(principal.orgId, query);
+    return this.queries.execute(new ListSessions(principal.orgId, query));
   }
 
   @Get(':id')
@@ -70,7 +72,7 @@ export class SessionsController {
   })
   @ApiAnswers(200, 'The session with children and risk_summary', [...READ_ERRORS])
   get(@CurrentPrincipal() principal: Principal, @Param('id', UuidParam) id: string) {
-    return this.queries.get(principal.orgId, id);
+    return this.queries.execute(new GetSession(principal.orgId, id));
   }
 
   @Get(':id/children')
@@ -81,7 +83,7 @@ export class SessionsController {
   })
   @ApiAnswers(200, '`{children}`', [...READ_ERRORS])
   children(@CurrentPrincipal() principal: Principal, @Param('id', UuidParam) id: string) {
-    return this.queries.children(principal.orgId, id);
+    return this.queries.execute(new ListSessionChildren(principal.orgId, id));
   }
 
   @Get(':id/events')
@@ -101,9 +103,6 @@ export class SessionsController {
     @Param('id', UuidParam) id: string,
     @Query() query: { limit?: unknown; cursor?: unknown },
   ) {
-    if (query.limit === undefined && query.cursor === undefined) {
-      return this.listSessionEvents.all(principal.orgId, id);
-    }
-    return this.listSessionEvents.page(principal.orgId, id, pageRequest(query));
+    return this.queries.execute(new ListSessionEvents(principal.orgId, id, query));
   }
 }

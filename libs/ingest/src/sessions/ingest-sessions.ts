@@ -1,7 +1,7 @@
 import { Principal } from '@agentwatch/auth';
 import { SessionIngestRecord, sessionIngestRecord, sessionLifecycleBody, validateBody } from '@agentwatch/contracts';
 import { invalidBody } from '@agentwatch/http';
-import { Injectable } from '@nestjs/common';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { v7 as uuidv7 } from 'uuid';
 import { assertBatchSize } from '../events/ingest-events';
 import { IngestWriter } from '../ingest-writer';
@@ -11,11 +11,20 @@ import { fromLifecycleItem, recordSession } from './domain/record-sessions';
  * POST /v1/sessions/ingest: the spec's flat record (one lifecycle event per request), or the
  * development wrapper `{events:[{event_type: session_start|session_end, …}]}`.
  */
-@Injectable()
-export class IngestSessions {
+export class IngestSessions extends Command<{ ok: true; ingested: number }> {
+  constructor(
+    readonly principal: Principal,
+    readonly body: unknown,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(IngestSessions)
+export class IngestSessionsHandler implements ICommandHandler<IngestSessions> {
   constructor(private readonly writer: IngestWriter) {}
 
-  async execute(principal: Principal, body: unknown): Promise<{ ok: true; ingested: number }> {
+  async execute({ principal, body }: IngestSessions): Promise<{ ok: true; ingested: number }> {
     const records = this.read(body);
     const receivedAt = new Date();
     const sessions = records.map((record) =>

@@ -1,8 +1,9 @@
 import { OrgScope, Queryable } from '@agentwatch/db';
 import { notFound } from '@agentwatch/http';
-import { Injectable, StreamableFile } from '@nestjs/common';
+import { StreamableFile } from '@nestjs/common';
+import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { EVENT_COLUMNS, EventRow, EventView, toEventView } from '../events/event-view';
-import { Cursor, PageRequest, toPage } from '../shared/pagination';
+import { Cursor, PageRequest, pageRequest, toPage } from '../shared/pagination';
 import { ListStreamer, StreamedList } from '../shared/streamed-list';
 
 export interface SessionEventsPage {
@@ -31,14 +32,29 @@ const cursorOf = (row: EventRow): Cursor => ({ at: row.timestamp, id: row.id });
  * GET /v1/sessions/{id}/events: the session's events in timestamp order. With `limit` or `cursor`
  * one keyset page; without them the whole session, streamed (the spec answers the full list).
  */
-@Injectable()
-export class ListSessionEvents {
+export class ListSessionEvents extends Query<SessionEventsPage | StreamableFile> {
+  constructor(
+    readonly orgId: string,
+    readonly sessionId: string,
+    readonly query: { limit?: unknown; cursor?: unknown },
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ListSessionEvents)
+export class ListSessionEventsHandler implements IQueryHandler<ListSessionEvents> {
   constructor(
     private readonly db: OrgScope,
     private readonly streamer: ListStreamer,
   ) {}
 
-  page(orgId: string, sessionId: string, page: PageRequest): Promise<SessionEventsPage> {
+  execute({ orgId, sessionId, query }: ListSessionEvents) {
+    if (query.limit === undefined && query.cursor === undefined) return this.all(orgId, sessionId);
+    return this.page(orgId, sessionId, pageRequest(query));
+  }
+
+  private page(orgId: string, sessionId: string, page: PageRequest): Promise<SessionEventsPage> {
     return this.db.run(orgId, async (q) => {
       const rows = await eventsAfter(orgId, sessionId)(q, page.after, page.limit + 1);
       if (rows.length === 0 && page.after === null) await assertSessionKnown(q, orgId, sessionId);
@@ -47,7 +63,7 @@ export class ListSessionEvents {
     });
   }
 
-  all(orgId: string, sessionId: string): Promise<StreamableFile> {
+  private all(orgId: string, sessionId: string): Promise<StreamableFile> {
     const list: StreamedList<EventRow> = {
       key: 'events',
       chunk: eventsAfter(orgId, sessionId),

@@ -1,9 +1,12 @@
 import { ApiKeyAuthenticated, ApiKeyPrincipal, CurrentApiKey } from '@agentwatch/auth';
 import { ApiJsonBody } from '@agentwatch/http';
 import { Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { policyRequest } from '../domain/policy';
-import { ManagePolicy } from '../policies/manage-policy';
+import { CreatePolicy } from '../policies/create-policy';
+import { GetPolicy } from '../policies/get-policy';
+import { ReplacePolicy } from '../policies/replace-policy';
 import { ScoringAnswers } from './api-answers';
 
 const WRAPPER = '`{customer_id, policies, updated_at, version}`';
@@ -18,7 +21,10 @@ const RULES =
 @ApiTags('policies')
 @Controller('policies')
 export class PoliciesController {
-  constructor(private readonly policies: ManagePolicy) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @Post(':customer_id')
   @HttpCode(201)
@@ -27,7 +33,7 @@ export class PoliciesController {
   @ApiOperation({ summary: 'Create the customer policy (409 when one exists)', description: RULES })
   @ScoringAnswers(201, WRAPPER, [404, 409, 422, 503])
   create(@CurrentApiKey() key: ApiKeyPrincipal, @Param('customer_id') customerId: string, @Body() body: unknown) {
-    return this.policies.write(key.orgId, customerId, body, 'create');
+    return this.commands.execute(new CreatePolicy(key.orgId, customerId, body));
   }
 
   @Put(':customer_id')
@@ -36,7 +42,7 @@ export class PoliciesController {
   @ApiOperation({ summary: 'Replace the customer policy; omitted fields reset to defaults', description: RULES })
   @ScoringAnswers(200, WRAPPER, [404, 422, 503])
   replace(@CurrentApiKey() key: ApiKeyPrincipal, @Param('customer_id') customerId: string, @Body() body: unknown) {
-    return this.policies.write(key.orgId, customerId, body, 'replace');
+    return this.commands.execute(new ReplacePolicy(key.orgId, customerId, body));
   }
 
   @Get(':customer_id')
@@ -44,6 +50,6 @@ export class PoliciesController {
   @ApiOperation({ summary: 'Get the customer policy (404 when none was set)' })
   @ScoringAnswers(200, WRAPPER, [404])
   get(@CurrentApiKey() key: ApiKeyPrincipal, @Param('customer_id') customerId: string) {
-    return this.policies.get(key.orgId, customerId);
+    return this.queries.execute(new GetPolicy(key.orgId, customerId));
   }
 }

@@ -1,13 +1,16 @@
 import { ApiKeyAuthenticated, ApiKeyPrincipal, CurrentApiKey } from '@agentwatch/auth';
 import { Controller, Get, Param, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { DEFAULT_PER_PAGE, ListQuery, MAX_PER_PAGE, ReadScores } from '../scores/read-scores';
+import { GetJustification } from '../scores/get-justification';
+import { GetScore } from '../scores/get-score';
+import { DEFAULT_PER_PAGE, ListQuery, ListScores, MAX_PER_PAGE } from '../scores/list-scores';
 import { ScoringAnswers } from './api-answers';
 
 @ApiTags('scores')
 @Controller()
 export class ScoresController {
-  constructor(private readonly scores: ReadScores) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get('scores/event/:event_id')
   @ApiKeyAuthenticated()
@@ -17,7 +20,7 @@ export class ScoresController {
   })
   @ScoringAnswers(200, 'Score detail', [400, 404])
   detail(@CurrentApiKey() key: ApiKeyPrincipal, @Param('event_id') eventId: string) {
-    return this.scores.detail(key.orgId, eventId);
+    return this.queries.execute(new GetScore(key.orgId, eventId));
   }
 
   @Get('scores/:customer_id')
@@ -32,7 +35,7 @@ export class ScoresController {
   @ApiQuery({ name: 'from_date', required: false })
   @ScoringAnswers(200, '`{scores, page, per_page, total}`', [400, 404])
   list(@CurrentApiKey() key: ApiKeyPrincipal, @Param('customer_id') customerId: string, @Query() query: ListQuery) {
-    return this.scores.list(key.orgId, customerId, query);
+    return this.queries.execute(new ListScores(key.orgId, customerId, query));
   }
 
   @Get('justification')
@@ -41,6 +44,6 @@ export class ScoresController {
   @ApiQuery({ name: 'event_id', required: true })
   @ScoringAnswers(200, 'Justification report', [400, 404])
   justification(@CurrentApiKey() key: ApiKeyPrincipal, @Query('event_id') eventId: string | undefined) {
-    return this.scores.justification(key.orgId, eventId);
+    return this.queries.execute(new GetJustification(key.orgId, eventId));
   }
 }

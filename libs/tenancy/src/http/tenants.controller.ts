@@ -11,6 +11,7 @@ import {
   Res,
   UseFilters,
 } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
@@ -26,7 +27,15 @@ import { FastifyReply } from 'fastify';
 import { Context } from '../domain/commands';
 import { justificationBodySchema, reasonBodySchema, tenantRequestSchema } from '../domain/tenant-request';
 import { TenancySettings } from '../tenancy.settings';
-import { TenantFlows, textOf } from '../tenant-flows';
+import { textOf } from '../tenant-flows';
+import { ApproveTenant } from '../use-cases/approve-tenant';
+import { CancelTenant } from '../use-cases/cancel-tenant';
+import { DeprovisionTenant } from '../use-cases/deprovision-tenant';
+import { GetTenant } from '../use-cases/get-tenant';
+import { MintIngestToken } from '../use-cases/mint-ingest-token';
+import { RejectTenant } from '../use-cases/reject-tenant';
+import { RequestTenant } from '../use-cases/request-tenant';
+import { ResumeTenant } from '../use-cases/resume-tenant';
 import { DomainErrorFilter } from './domain-error.filter';
 import { JournalStream, sseFrame } from './journal-stream';
 import { CurrentOperator, Operator, OperatorAccess } from './operator-auth';
@@ -57,7 +66,8 @@ export class TenantsController implements BeforeApplicationShutdown {
   private readonly streams = new Set<FastifyReply['raw']>();
 
   constructor(
-    private readonly flows: TenantFlows,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
     private readonly stream: JournalStream,
     private readonly settings: TenancySettings,
   ) {}
@@ -83,7 +93,7 @@ export class TenantsController implements BeforeApplicationShutdown {
       'that breaks its rule, joined by "; "',
   })
   request(@CurrentOperator() operator: Operator, @Body() body: unknown) {
-    return this.flows.request(ctxOf(operator), assertWellFormed(body));
+    return this.commands.execute(new RequestTenant(ctxOf(operator), assertWellFormed(body)));
   }
 
   @Get(':slug')
@@ -95,7 +105,7 @@ export class TenantsController implements BeforeApplicationShutdown {
   })
   @ApiNotFoundResponse({ description: NOT_FOUND })
   detail(@Param('slug', SlugParam) slug: string) {
-    return this.flows.detail(slug);
+    return this.queries.execute(new GetTenant(slug));
   }
 
   @Post(':slug/approve')
@@ -106,7 +116,7 @@ export class TenantsController implements BeforeApplicationShutdown {
   @ApiNotFoundResponse({ description: NOT_FOUND })
   approve(@CurrentOperator() operator: Operator, @Param('slug', SlugParam) slug: string, @Body() body: unknown) {
     assertEmptyBody(body);
-    return this.flows.decideOnCurrent(ctxOf(operator), slug, { type: 'ApproveFlow' });
+    return this.commands.execute(new ApproveTenant(ctxOf(operator), slug));
   }
 
   @Post(':slug/reject')
@@ -118,8 +128,7 @@ export class TenantsController implements BeforeApplicationShutdown {
   @ApiUnprocessableEntityResponse({ description: REASON_REFUSED })
   @ApiNotFoundResponse({ description: NOT_FOUND })
   reject(@CurrentOperator() operator: Operator, @Param('slug', SlugParam) slug: string, @Body() body: unknown) {
-    const reason = textOf(assertWellFormed(body), 'reason');
-    return this.flows.decideOnCurrent(ctxOf(operator), slug, { type: 'RejectFlow', reason });
+    return this.commands.execute(new RejectTenant(ctxOf(operator), slug, textOf(assertWellFormed(body), 'reason')));
   }
 
   @Post(':slug/cancel')
@@ -133,8 +142,7 @@ export class TenantsController implements BeforeApplicationShutdown {
   @ApiUnprocessableEntityResponse({ description: REASON_REFUSED })
   @ApiNotFoundResponse({ description: NOT_FOUND })
   cancel(@CurrentOperator() operator: Operator, @Param('slug', SlugParam) slug: string, @Body() body: unknown) {
-    const reason = textOf(assertWellFormed(body), 'reason');
-    return this.flows.decideOnCurrent(ctxOf(operator), slug, { type: 'CancelFlow', reason });
+    return this.commands.execute(new CancelTenant(ctxOf(operator), slug, textOf(assertWellFormed(body), 'reason')));
   }
 
   @Post(':slug/resume')
@@ -148,7 +156,7 @@ export class TenantsController implements BeforeApplicationShutdown {
     if (body !== undefined && body !== null && !(typeof body === 'object' && Object.keys(body).length === 0)) {
       textOf(assertWellFormed(body), 'reason');
     }
-    return this.flows.decideOnCurrent(ctxOf(operator), slug, { type: 'ResumeFlow' });
+    return this.commands.execute(new ResumeTenant(ctxOf(operator), slug));
   }
 
   @Post(':slug/tokens')
@@ -162,7 +170,7 @@ export class TenantsController implements BeforeApplicationShutdown {
   @ApiNotFoundResponse({ description: NOT_FOUND })
   mintToken(@CurrentOperator() operator: Operator, @Param('slug', SlugParam) slug: string, @Body() body: unknown) {
     assertEmptyBody(body);
-    return this.flows.mintToken(ctxOf(operator), slug);
+    return this.commands.execute(new MintIngestToken(ctxOf(operator), slug));
   }
 
   @Post(':slug/deprovision')
@@ -180,7 +188,7 @@ export class TenantsController implements BeforeApplicationShutdown {
   @ApiNotFoundResponse({ description: NOT_FOUND })
   deprovision(@CurrentOperator() operator: Operator, @Param('slug', SlugParam) slug: string, @Body() body: unknown) {
     const justification = textOf(assertWellFormed(body), 'justification');
-    return this.flows.deprovision(ctxOf(operator), slug, justification);
+    return this.commands.execute(new DeprovisionTenant(ctxOf(operator), slug, justification));
   }
 
   @Get(':slug/events')

@@ -1,7 +1,7 @@
 import { storable, validateBody } from '@agentwatch/contracts';
-import { OrgScope, updateReturning } from '@agentwatch/db';
-import { invalidBody, notFound } from '@agentwatch/http';
-import { Injectable } from '@nestjs/common';
+import { OrgScope } from '@agentwatch/db';
+import { invalidBody } from '@agentwatch/http';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { mintMachineToken } from '../domain/deploy-token';
 import { Principal } from '../principal';
@@ -25,16 +25,25 @@ export interface RegisteredMachine {
   org_id: string;
 }
 
-/** Enrollment: a deploy token buys a long-lived per-machine service token; registering again rotates it. */
-@Injectable()
-export class Machines {
+/** POST /v1/machines/register: a deploy token buys a long-lived per-machine service token; registering again rotates it. */
+export class RegisterMachine extends Command<RegisteredMachine> {
+  constructor(
+    readonly principal: Principal,
+    readonly body: unknown,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(RegisterMachine)
+export class RegisterMachineHandler implements ICommandHandler<RegisterMachine> {
   constructor(
     private readonly db: OrgScope,
     private readonly verifier: ServiceTokenVerifier,
     private readonly checkins: Checkins,
   ) {}
 
-  async register(principal: Principal, body: unknown): Promise<RegisteredMachine> {
+  async execute({ principal, body }: RegisterMachine): Promise<RegisteredMachine> {
     const validated = validateBody(registerMachineBody, body);
     if (!validated.ok) throw invalidBody(validated.issues);
     const { machine_id, ...facts } = validated.value;
@@ -72,18 +81,5 @@ export class Machines {
     if (previousHash) this.verifier.forgetHash(previousHash);
     await this.checkins.registered(principal.orgId, machine_id, machineFacts);
     return { machine_id, service_token: token.raw, org_id: principal.orgId };
-  }
-
-  async revoke(orgId: string, machineId: string): Promise<{ machine_id: string; revoked_at: string }> {
-    const [row] = await this.db.run(orgId, (q) =>
-      updateReturning<{ token_hash: string; revoked_at: Date }>(
-        q,
-        'UPDATE machines SET revoked_at = COALESCE(revoked_at, now()) WHERE org_id = $1 AND id = $2 RETURNING token_hash, revoked_at',
-        [orgId, machineId],
-      ),
-    );
-    if (!row) throw notFound('Machine');
-    this.verifier.forgetHash(row.token_hash);
-    return { machine_id: machineId, revoked_at: row.revoked_at.toISOString() };
   }
 }

@@ -1,6 +1,6 @@
 import { OrgScope } from '@agentwatch/db';
 import { ProjectionLag } from '@agentwatch/kafka';
-import { Injectable } from '@nestjs/common';
+import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { RiskLevelCounts, riskLevelCounts } from './domain/risk-levels';
 import { statsWindow } from './domain/stats-window';
 
@@ -22,14 +22,23 @@ export interface EventStats {
  * table's triggers keep (migrations EventHourlyCounts, EventHourlyRisk): a few thousand counter rows
  * at most, however many events the organization has. Levels are counted for scored events only.
  */
-@Injectable()
-export class EventStatistics {
+export class GetEventStats extends Query<EventStats> {
+  constructor(
+    readonly orgId: string,
+    readonly now = new Date(),
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(GetEventStats)
+export class GetEventStatsHandler implements IQueryHandler<GetEventStats> {
   constructor(
     private readonly db: OrgScope,
     private readonly lag: ProjectionLag,
   ) {}
 
-  async get(orgId: string, now = new Date()): Promise<EventStats> {
+  async execute({ orgId, now }: GetEventStats): Promise<EventStats> {
     const { since, until } = statsWindow(now);
     const rows: { dimension: string; key: string | null; count: number }[] = await this.db.run(orgId, (q) =>
       q.query(

@@ -1,7 +1,7 @@
 import { ACTION_TYPES, DECISIONS, isoDateTime, storableText, TEXT_LIMITS, uuid } from '@agentwatch/contracts';
 import { OrgScope } from '@agentwatch/db';
-import { badRequest, notFound } from '@agentwatch/http';
-import { Injectable } from '@nestjs/common';
+import { badRequest } from '@agentwatch/http';
+import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { toPage } from '../shared/pagination';
 import { readQuery, riskParam } from '../shared/query-params';
@@ -21,18 +21,21 @@ export const eventFilters = z.object({
   decision: z.enum(DECISIONS).optional(),
 });
 
-export interface EventDetail extends EventView {
-  received_at: string;
-  scored_at: string | null;
-  machine_id: string | null;
+/** GET /v1/events: the events read model, newest first, filtered and paged by the raw query string. */
+export class ListEvents extends Query<{ events: EventView[]; next_cursor: string | null }> {
+  constructor(
+    readonly orgId: string,
+    readonly query: Record<string, unknown>,
+  ) {
+    super();
+  }
 }
 
-/** Read routes over the events read model, newest first. */
-@Injectable()
-export class EventQueries {
+@QueryHandler(ListEvents)
+export class ListEventsHandler implements IQueryHandler<ListEvents> {
   constructor(private readonly db: OrgScope) {}
 
-  list(orgId: string, query: Record<string, unknown>): Promise<{ events: EventView[]; next_cursor: string | null }> {
+  execute({ orgId, query }: ListEvents) {
     const { page, ...f } = readQuery(eventFilters, query);
     if (f.min_risk !== undefined && f.max_risk !== undefined && f.min_risk > f.max_risk) {
       throw badRequest('min_risk must not exceed max_risk');
@@ -59,22 +62,6 @@ export class EventQueries {
       );
       const { items, next_cursor } = toPage(rows, page.limit, (r) => ({ at: r.timestamp, id: r.id }));
       return { events: items.map(toEventView), next_cursor };
-    });
-  }
-
-  get(orgId: string, id: string): Promise<EventDetail> {
-    return this.db.run(orgId, async (q) => {
-      const [row] = await q.query(
-        `SELECT ${EVENT_COLUMNS}, received_at, scored_at, machine_id FROM events WHERE org_id = $1 AND id = $2`,
-        [orgId, id],
-      );
-      if (!row) throw notFound('Event');
-      return {
-        ...toEventView(row),
-        machine_id: row.machine_id,
-        received_at: row.received_at.toISOString(),
-        scored_at: row.scored_at?.toISOString() ?? null,
-      };
     });
   }
 }

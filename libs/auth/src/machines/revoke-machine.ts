@@ -1,0 +1,35 @@
+import { OrgScope, updateReturning } from '@agentwatch/db';
+import { notFound } from '@agentwatch/http';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ServiceTokenVerifier } from '../service-token.verifier';
+
+/** DELETE /v1/machines/{machineId}: the machine's service token stops working; idempotent. */
+export class RevokeMachine extends Command<{ machine_id: string; revoked_at: string }> {
+  constructor(
+    readonly orgId: string,
+    readonly machineId: string,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(RevokeMachine)
+export class RevokeMachineHandler implements ICommandHandler<RevokeMachine> {
+  constructor(
+    private readonly db: OrgScope,
+    private readonly verifier: ServiceTokenVerifier,
+  ) {}
+
+  async execute({ orgId, machineId }: RevokeMachine): Promise<{ machine_id: string; revoked_at: string }> {
+    const [row] = await this.db.run(orgId, (q) =>
+      updateReturning<{ token_hash: string; revoked_at: Date }>(
+        q,
+        'UPDATE machines SET revoked_at = COALESCE(revoked_at, now()) WHERE org_id = $1 AND id = $2 RETURNING token_hash, revoked_at',
+        [orgId, machineId],
+      ),
+    );
+    if (!row) throw notFound('Machine');
+    this.verifier.forgetHash(row.token_hash);
+    return { machine_id: machineId, revoked_at: row.revoked_at.toISOString() };
+  }
+}

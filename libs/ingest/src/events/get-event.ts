@@ -1,0 +1,41 @@
+import { OrgScope } from '@agentwatch/db';
+import { notFound } from '@agentwatch/http';
+import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { EVENT_COLUMNS, EventView, toEventView } from './event-view';
+
+export interface EventDetail extends EventView {
+  received_at: string;
+  scored_at: string | null;
+  machine_id: string | null;
+}
+
+/** GET /v1/events/{id}: one event of the caller's organization. */
+export class GetEvent extends Query<EventDetail> {
+  constructor(
+    readonly orgId: string,
+    readonly id: string,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(GetEvent)
+export class GetEventHandler implements IQueryHandler<GetEvent> {
+  constructor(private readonly db: OrgScope) {}
+
+  execute({ orgId, id }: GetEvent): Promise<EventDetail> {
+    return this.db.run(orgId, async (q) => {
+      const [row] = await q.query(
+        `SELECT ${EVENT_COLUMNS}, received_at, scored_at, machine_id FROM events WHERE org_id = $1 AND id = $2`,
+        [orgId, id],
+      );
+      if (!row) throw notFound('Event');
+      return {
+        ...toEventView(row),
+        machine_id: row.machine_id,
+        received_at: row.received_at.toISOString(),
+        scored_at: row.scored_at?.toISOString() ?? null,
+      };
+    });
+  }
+}

@@ -1,0 +1,46 @@
+import { OrgScope } from '@agentwatch/db';
+import { notFound } from '@agentwatch/http';
+import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { SESSION_COLUMNS, SessionRow, SessionView, toSessionView } from './session-view';
+
+export interface RiskSummary {
+  total_events: number;
+  max_risk: number;
+  avg_risk: number;
+}
+
+/** GET /v1/sessions/{id}: one session with its children and the risk summary of its events. */
+export class GetSession extends Query<SessionView & { children: SessionView[]; risk_summary: RiskSummary }> {
+  constructor(
+    readonly orgId: string,
+    readonly id: string,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(GetSession)
+export class GetSessionHandler implements IQueryHandler<GetSession> {
+  constructor(private readonly db: OrgScope) {}
+
+  execute({ orgId, id }: GetSession) {
+    return this.db.run(orgId, async (q) => {
+      const [row]: SessionRow[] = await q.query(
+        `SELECT ${SESSION_COLUMNS} FROM sessions WHERE org_id = $1 AND id = $2`,
+        [orgId, id],
+      );
+      if (!row) throw notFound('Session');
+      const children: SessionRow[] = await q.query(
+        `SELECT ${SESSION_COLUMNS} FROM sessions WHERE org_id = $1 AND parent_id = $2 ORDER BY started_at, id`,
+        [orgId, id],
+      );
+      const [risk] = await q.query(
+        `SELECT count(*)::int AS total_events, COALESCE(max(risk_score), 0)::int AS max_risk,
+                COALESCE(round(avg(risk_score), 2), 0)::float8 AS avg_risk
+           FROM events WHERE org_id = $1 AND session_id = $2`,
+        [orgId, id],
+      );
+      return { ...toSessionView(row), children: children.map(toSessionView), risk_summary: risk };
+    });
+  }
+}

@@ -1,0 +1,57 @@
+import { POLICY_CHANGED_TYPE, PolicyChangedV1, TOPICS, toWire } from '@agentwatch/contracts';
+import { OrgScope } from '@agentwatch/db';
+import { BrokerUnavailableError, EventPublisher } from '@agentwatch/kafka';
+import { HttpException } from '@nestjs/common';
+import { v7 as uuidv7 } from 'uuid';
+import { parsePolicy } from '../domain/policy';
+import { customerNotFound } from '../http/api-errors';
+import { StoredPolicy, writePolicy } from './policy-store';
+
+export interface PolicyResponse {
+  customer_id: string;
+  policies: StoredPolicy['policies'];
+  updated_at: string;
+  version: number;
+}
+
+export const respond = (stored: StoredPolicy): PolicyResponse => ({
+  customer_id: stored.orgId,
+  policies: stored.policies,
+  updated_at: stored.updatedAt.toISOString(),
+  version: stored.version,
+});
+
+/**
+ * Create and replace share one write: every change is a new version, kept in history and published
+ * on `scoring.policies.v1` inside the transaction, so if the broker refuses, nothing changed.
+ */
+export async function savePolicy(
+  db: OrgScope,
+  publisher: EventPublisher,
+  { orgId, customerId, body }: { orgId: string; customerId: string; body: unknown },
+  mode: 'create' | 'replace',
+): Promise<PolicyResponse> {
+  if (customerId !== orgId) throw customerNotFound();
+  const parsed = parsePolicy(body);
+  if (!parsed.ok) throw new HttpException({ error: 'Invalid policy', details: parsed.issues }, 422);
+  const stored = await db.run(orgId, async (q) => {
+    const written = await writePolicy(q, orgId, parsed.policy, mode, new Date());
+    if (!written) throw new HttpException({ error: 'Policy already exists: use PUT to replace it' }, 409);
+    const payload: PolicyChangedV1 = {
+      org_id: orgId,
+      version: written.version,
+      policies: written.policies,
+      changed_at: written.updatedAt.toISOString(),
+    };
+    try {
+      await publisher.publish(TOPICS.scoringPolicies.name, [
+        toWire({ id: uuidv7(), type: POLICY_CHANGED_TYPE, orgId, time: payload.changed_at, key: orgId, payload }),
+      ]);
+    } catch (error) {
+      if (!(error instanceof BrokerUnavailableError)) throw error;
+      throw new HttpException({ error: 'Policy not saved: the event broker is unavailable, retry later' }, 503);
+    }
+    return written;
+  });
+  return respond(stored);
+}

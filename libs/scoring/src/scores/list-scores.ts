@@ -1,0 +1,100 @@
+import { RISK_LEVELS } from '@agentwatch/contracts';
+import { OrgScope } from '@agentwatch/db';
+import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { badRequest, customerNotFound } from '../http/api-errors';
+import { DETAIL_COLUMNS, ScoreRow } from './score-detail';
+
+export const DEFAULT_PER_PAGE = 50;
+export const MAX_PER_PAGE = 200;
+
+// PostgreSQL's timestamptz starts in 4713 BC (JavaScript year -4712).
+const PG_EARLIEST_MS = Date.UTC(-4712, 0, 1);
+
+export interface ListQuery {
+  page?: string;
+  per_page?: string;
+  risk_level?: string;
+  from_date?: string;
+}
+
+function positiveInt(raw: string | undefined, name: string, fallback: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw badRequest(`${name} must be an integer from 1 to ${max}`);
+  return n;
+}
+
+const summaryOf = (row: ScoreRow) => ({
+  event_id: row.event_id,
+  final_score: row.score,
+  risk_level: row.risk_level,
+  reasoning: row.reasoning,
+  violations: row.violations,
+  rule_score: row.rule_score,
+  llm_score: row.llm_score,
+  cache_hit: row.cache_hit,
+  llm_fallback: row.llm_fallback,
+  scored_at: row.scored_at.toISOString(),
+  score_decomposition: row.score_decomposition,
+  gnn_score: null,
+  confidence: Math.round(row.confidence * 100) / 100,
+  graph_score: row.graph_score,
+});
+
+export interface ListedScores {
+  scores: ReturnType<typeof summaryOf>[];
+  page: number;
+  per_page: number;
+  total: number;
+}
+
+/** GET /scores/{customer_id}: scored events, newest first, paged by page number. */
+export class ListScores extends Query<ListedScores> {
+  constructor(
+    readonly orgId: string,
+    readonly customerId: string,
+    readonly query: ListQuery,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ListScores)
+export class ListScoresHandler implements IQueryHandler<ListScores> {
+  constructor(private readonly db: OrgScope) {}
+
+  async execute({ orgId, customerId, query }: ListScores): Promise<ListedScores> {
+    if (customerId !== orgId) throw customerNotFound();
+    const page = positiveInt(query.page, 'page', 1, 1_000_000);
+    const perPage = positiveInt(query.per_page, 'per_page', DEFAULT_PER_PAGE, MAX_PER_PAGE);
+    const level = query.risk_level || null;
+    if (level !== null && !(RISK_LEVELS as readonly string[]).includes(level)) {
+      throw badRequest(`risk_level must be one of ${RISK_LEVELS.join(', ')}`);
+    }
+    const from = typeof query.from_date === 'string' && query.from_date !== '' ? new Date(query.from_date) : null;
+    // A date JavaScript reads but PostgreSQL cannot store (before 4713 BC) is as invalid as "yesterday".
+    if (
+      (query.from_date !== undefined && query.from_date !== '' && from === null) ||
+      (from !== null && (Number.isNaN(from.getTime()) || from.getTime() < PG_EARLIEST_MS))
+    ) {
+      throw badRequest('from_date must be an ISO 8601 date-time');
+    }
+    return this.db.run(orgId, async (q) => {
+      const where = `org_id = $1 AND status = 'scored' AND ($2::text IS NULL OR risk_level = $2)
+                     AND ($3::timestamptz IS NULL OR scored_at >= $3)`;
+      const params = [orgId, level, from];
+      const [{ total }] = await q.query(`SELECT count(*)::int AS total FROM event_scores WHERE ${where}`, params);
+      const rows: ScoreRow[] = await q.query(
+        `SELECT ${DETAIL_COLUMNS} FROM event_scores WHERE ${where}
+          ORDER BY scored_at DESC, event_id DESC LIMIT $4 OFFSET $5`,
+        [...params, perPage, (page - 1) * perPage],
+      );
+      return {
+        scores: rows.map(summaryOf),
+        page,
+        per_page: perPage,
+        total,
+      };
+    });
+  }
+}

@@ -1,0 +1,44 @@
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import { Context, OperatorCommand } from '../domain/commands';
+import { decide } from '../domain/flow';
+import { tenantOrgId } from '../domain/policy';
+import { parseTenantRequest, TenantRequest } from '../domain/tenant-request';
+import { appendToFlow, flowsOfSlug, loadFlow } from '../journal/journal';
+import { pollUrl, refuse, streamUrl } from '../tenant-flows';
+
+/** POST /v1/tenants: opens an onboard flow for the slug, refused while a live one exists. */
+export class RequestTenant extends Command<{ slug: string; state: string; poll_url: string; stream_url: string }> {
+  constructor(
+    readonly ctx: Context,
+    readonly body: unknown,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(RequestTenant)
+export class RequestTenantHandler implements ICommandHandler<RequestTenant> {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async execute({ ctx, body }: RequestTenant) {
+    const verdict = parseTenantRequest(body);
+    if (!verdict.ok) refuse(verdict);
+    const request = (verdict as { value: TenantRequest }).value;
+    const flowId = uuidv7();
+    const state = await this.dataSource.transaction(async (tx) => {
+      const { onboard } = await flowsOfSlug(tx, request.slug);
+      const live = onboard?.live ? (await loadFlow(tx, onboard.stream_id)).state : null;
+      const command: OperatorCommand = {
+        type: 'RequestTenant',
+        flowId,
+        tenantId: flowId,
+        orgId: tenantOrgId(request.slug),
+        request,
+      };
+      return appendToFlow(tx, flowId, 0, null, decide(command, live, ctx));
+    });
+    return { slug: state.slug, state: state.status, poll_url: pollUrl(state.slug), stream_url: streamUrl(state.slug) };
+  }
+}
