@@ -1,5 +1,6 @@
+import { PostgresHealth } from '@agentwatch/db';
 import { AppDefinition, BootOptions, bootApp, runApp } from '@agentwatch/http';
-import { projectionTransport } from '@agentwatch/kafka';
+import { KafkaHealth, projectionTransport } from '@agentwatch/kafka';
 import { TENANCY_PROJECTIONS } from '@agentwatch/tenancy';
 import { ProjectorConfig, projectorConfigFromEnv } from './config';
 import { PROJECTIONS } from './projections';
@@ -10,6 +11,7 @@ export const projector: AppDefinition<ProjectorConfig> = {
   title: 'agentwatch projector',
   description: 'Builds the read models from the ingest topics. Health, readiness and metrics only.',
   module: (config) => ProjectorModule.forRoot(config),
+  readiness: [KafkaHealth, PostgresHealth],
   consumers: (app) => projectionTransport(app, { app: 'projector' }, [...PROJECTIONS, ...TENANCY_PROJECTIONS]),
   // The app's error filter rethrows non-HTTP errors, so a failing batch reaches the runner unchanged,
   // is rolled back and retried.
