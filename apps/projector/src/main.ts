@@ -1,10 +1,9 @@
 import { PostgresHealth } from '@agentwatch/db';
 import { AppDefinition, BootOptions, bootApp, runApp } from '@agentwatch/http';
 import { KafkaHealth, projectionTransport } from '@agentwatch/kafka';
+import { PROJECTIONS, ProjectorModule } from '@agentwatch/projections';
 import { TENANCY_PROJECTIONS } from '@agentwatch/tenancy';
 import { ProjectorConfig, projectorConfigFromEnv } from './config';
-import { PROJECTIONS } from './projections';
-import { ProjectorModule } from './projector.module';
 
 export const projector: AppDefinition<ProjectorConfig> = {
   name: 'projector',
