@@ -23,10 +23,8 @@ import {
 } from '@agentwatch/kafka';
 import { Command } from 'commander';
 import { v7 as uuidv7 } from 'uuid';
-import { projectorConfigFromEnv } from '../../projector/src/config';
-import { rebuildProjections, selectProjections } from '../../projector/src/rebuild';
 import { dlqCommand } from './dlq';
-import { progressReporter } from './progress';
+import { replayCommand } from './replay';
 import { SimulateArgs, simulate } from './simulate';
 import { TailArgs, tail } from './tail';
 
@@ -125,20 +123,7 @@ program
     console.log(`dropped ${database.database} and topics ${options.prefix}*`);
   });
 
-program
-  .command('replay')
-  .description('rebuild read models from offset 0 into fresh tables, then swap them in atomically')
-  .requiredOption('--projection <names...>', `projection name(s), or all`)
-  .action(async (options: { projection: string[] }) => {
-    const config = projectorConfigFromEnv();
-    const projections = selectProjections(options.projection);
-    const report = progressReporter();
-    const done = await rebuildProjections(config, projections, report);
-    const rate = Math.round(done.applied / Math.max(done.elapsedSeconds, 0.001));
-    console.error(
-      `\nrebuilt ${projections.map((p) => p.name).join(', ')}: ${done.applied} records in ${done.elapsedSeconds.toFixed(1)}s (${rate} records/s), swapped in`,
-    );
-  });
+program.addCommand(replayCommand());
 
 program
   .command('tail <slug>')

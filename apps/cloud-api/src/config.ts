@@ -1,19 +1,8 @@
 import { AuthConfig, assertAuthConfig, authConfigFromEnv } from '@agentwatch/auth';
-import {
-  databaseEnv,
-  Infrastructure,
-  infrastructure,
-  integer,
-  kafkaEnv,
-  parseConfig,
-  port,
-  ServerConfig,
-  secretText,
-  serverEnv,
-  text,
-  textVariables,
-  urlText,
-} from '@agentwatch/http';
+import { integer, parseConfig, port, secretText, text, textVariables, urlText } from '@agentwatch/config';
+import { DatabaseConfig, databaseConfigFromEnv, databaseEnv } from '@agentwatch/db';
+import { ServerConfig, serverEnv } from '@agentwatch/http';
+import { KafkaSettings, kafkaEnv, kafkaSettingsFromEnv } from '@agentwatch/kafka';
 import { z } from 'zod';
 
 export const cloudApiConfigSchema = z
@@ -38,13 +27,16 @@ export const cloudApiConfigSchema = z
       port: env.CLOUD_API_PORT,
       host: env.HOST,
       logLevel: env.LOG_LEVEL,
-      ...infrastructure(env, 'agentwatch-cloud-api'),
+      database: databaseConfigFromEnv(textVariables(env)),
+      kafka: kafkaSettingsFromEnv('agentwatch-cloud-api', textVariables(env)),
       auth,
       rateLimit: { rps: env.INGEST_RATE_LIMIT_RPS, burst: env.INGEST_RATE_LIMIT_BURST },
     };
   });
 
-export interface CloudApiConfig extends ServerConfig, Infrastructure {
+export interface CloudApiConfig extends ServerConfig {
+  database: DatabaseConfig;
+  kafka: KafkaSettings;
   auth: AuthConfig;
   rateLimit: { rps: number; burst: number };
 }

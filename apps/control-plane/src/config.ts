@@ -1,17 +1,7 @@
-import {
-  databaseEnv,
-  Infrastructure,
-  infrastructure,
-  integerText,
-  kafkaEnv,
-  parseConfig,
-  port,
-  ServerConfig,
-  serverEnv,
-  text,
-  textVariables,
-  urlText,
-} from '@agentwatch/http';
+import { integerText, parseConfig, port, text, textVariables, urlText } from '@agentwatch/config';
+import { DatabaseConfig, databaseConfigFromEnv, databaseEnv } from '@agentwatch/db';
+import { ServerConfig, serverEnv } from '@agentwatch/http';
+import { KafkaSettings, kafkaEnv, kafkaSettingsFromEnv } from '@agentwatch/kafka';
 import { TenancySettings, tenancySettingsFromEnv } from '@agentwatch/tenancy';
 import { z } from 'zod';
 
@@ -46,17 +36,20 @@ export const controlPlaneConfigSchema = z
     CONTROL_SSE_HEARTBEAT_MS: milliseconds,
   })
   .transform((env) => {
-    const infra = infrastructure(env, 'agentwatch-control-plane');
+    const database = databaseConfigFromEnv(textVariables(env));
     return {
       port: env.CONTROL_PLANE_PORT,
       host: env.HOST,
       logLevel: env.LOG_LEVEL,
-      ...infra,
-      tenancy: tenancySettingsFromEnv(textVariables(env), infra.database.adminUrl),
+      database,
+      kafka: kafkaSettingsFromEnv('agentwatch-control-plane', textVariables(env)),
+      tenancy: tenancySettingsFromEnv(textVariables(env), database.adminUrl),
     };
   });
 
-export interface ControlPlaneConfig extends ServerConfig, Infrastructure {
+export interface ControlPlaneConfig extends ServerConfig {
+  database: DatabaseConfig;
+  kafka: KafkaSettings;
   tenancy: TenancySettings;
 }
 

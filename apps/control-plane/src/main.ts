@@ -1,5 +1,6 @@
+import { PostgresHealth } from '@agentwatch/db';
 import { AppDefinition, BootOptions, bootApp, MAX_BODY_BYTES, runApp } from '@agentwatch/http';
-import { projectionTransport } from '@agentwatch/kafka';
+import { KafkaHealth, projectionTransport } from '@agentwatch/kafka';
 import { CONTROL_PLANE_PROJECTIONS, operatorErrorBody, registerStrictJsonParser } from '@agentwatch/tenancy';
 import { ControlPlaneConfig, controlPlaneConfigFromEnv } from './config';
 import { ControlPlaneModule } from './control-plane.module';
@@ -9,6 +10,7 @@ export const controlPlane: AppDefinition<ControlPlaneConfig> = {
   title: 'agentwatch control plane',
   description: 'Operator API: tenant lifecycle flows with four-eyes approval (shared/spec/002).',
   module: (config) => ControlPlaneModule.forRoot(config),
+  readiness: [KafkaHealth, PostgresHealth],
   errorShape: operatorErrorBody,
   configureHttp: (app) => registerStrictJsonParser(app.getHttpAdapter().getInstance(), MAX_BODY_BYTES),
   // No HTTP filter applies to the consumer: a failing batch's error reaches the runner, which rolls

@@ -1,13 +1,7 @@
-import {
-  databaseEnv,
-  Infrastructure,
-  infrastructure,
-  kafkaEnv,
-  parseConfig,
-  port,
-  ServerConfig,
-  serverEnv,
-} from '@agentwatch/http';
+import { parseConfig, port, textVariables } from '@agentwatch/config';
+import { DatabaseConfig, databaseConfigFromEnv, databaseEnv } from '@agentwatch/db';
+import { ServerConfig, serverEnv } from '@agentwatch/http';
+import { KafkaSettings, kafkaEnv, kafkaSettingsFromEnv } from '@agentwatch/kafka';
 import { z } from 'zod';
 
 export const projectorConfigSchema = z
@@ -17,10 +11,14 @@ export const projectorConfigSchema = z
     port: env.PROJECTOR_PORT,
     host: env.HOST,
     logLevel: env.LOG_LEVEL,
-    ...infrastructure(env, 'agentwatch-projector'),
+    database: databaseConfigFromEnv(textVariables(env)),
+    kafka: kafkaSettingsFromEnv('agentwatch-projector', textVariables(env)),
   }));
 
-export interface ProjectorConfig extends ServerConfig, Infrastructure {}
+export interface ProjectorConfig extends ServerConfig {
+  database: DatabaseConfig;
+  kafka: KafkaSettings;
+}
 
 export function projectorConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ProjectorConfig {
   return parseConfig(projectorConfigSchema, env);

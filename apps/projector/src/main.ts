@@ -1,15 +1,16 @@
+import { PostgresHealth } from '@agentwatch/db';
 import { AppDefinition, BootOptions, bootApp, runApp } from '@agentwatch/http';
-import { projectionTransport } from '@agentwatch/kafka';
+import { KafkaHealth, projectionTransport } from '@agentwatch/kafka';
+import { PROJECTIONS, ProjectorModule } from '@agentwatch/projections';
 import { TENANCY_PROJECTIONS } from '@agentwatch/tenancy';
 import { ProjectorConfig, projectorConfigFromEnv } from './config';
-import { PROJECTIONS } from './projections';
-import { ProjectorModule } from './projector.module';
 
 export const projector: AppDefinition<ProjectorConfig> = {
   name: 'projector',
   title: 'agentwatch projector',
   description: 'Builds the read models from the ingest topics. Health, readiness and metrics only.',
   module: (config) => ProjectorModule.forRoot(config),
+  readiness: [KafkaHealth, PostgresHealth],
   consumers: (app) => projectionTransport(app, { app: 'projector' }, [...PROJECTIONS, ...TENANCY_PROJECTIONS]),
   // The app's error filter rethrows non-HTTP errors, so a failing batch reaches the runner unchanged,
   // is rolled back and retried.

@@ -1,15 +1,7 @@
-import {
-  databaseEnv,
-  Infrastructure,
-  infrastructure,
-  kafkaEnv,
-  llmEnv,
-  parseConfig,
-  port,
-  ServerConfig,
-  serverEnv,
-  textVariables,
-} from '@agentwatch/http';
+import { parseConfig, port, textVariables } from '@agentwatch/config';
+import { DatabaseConfig, databaseConfigFromEnv, databaseEnv } from '@agentwatch/db';
+import { llmEnv, ServerConfig, serverEnv } from '@agentwatch/http';
+import { KafkaSettings, kafkaEnv, kafkaSettingsFromEnv } from '@agentwatch/kafka';
 import { LlmSettings, llmSettingsFromEnv } from '@agentwatch/scoring';
 import { z } from 'zod';
 
@@ -19,11 +11,14 @@ export const scoringApiConfigSchema = z
     port: env.SCORING_API_PORT,
     host: env.HOST,
     logLevel: env.LOG_LEVEL,
-    ...infrastructure(env, 'agentwatch-scoring-api'),
+    database: databaseConfigFromEnv(textVariables(env)),
+    kafka: kafkaSettingsFromEnv('agentwatch-scoring-api', textVariables(env)),
     llm: llmSettingsFromEnv(textVariables(env)),
   }));
 
-export interface ScoringApiConfig extends ServerConfig, Infrastructure {
+export interface ScoringApiConfig extends ServerConfig {
+  database: DatabaseConfig;
+  kafka: KafkaSettings;
   llm: LlmSettings;
 }
 

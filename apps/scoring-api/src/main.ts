@@ -1,4 +1,6 @@
+import { PostgresHealth } from '@agentwatch/db';
 import { AppDefinition, BootOptions, bootApp, runApp } from '@agentwatch/http';
+import { KafkaHealth } from '@agentwatch/kafka';
 import { ScoringApiConfig, scoringApiConfigFromEnv } from './config';
 import { ScoringApiAppModule } from './scoring-api.module';
 
@@ -9,6 +11,7 @@ export const scoringApi: AppDefinition<ScoringApiConfig> = {
     'Per-customer policies, per-event score detail, score lists, justification reports, detailed health ' +
     '(shared/spec/001). Every route but GET /health/detailed takes `X-API-Key`.',
   module: (config) => ScoringApiAppModule.forRoot(config),
+  readiness: [KafkaHealth, PostgresHealth],
 };
 
 export const startScoringApi = (config: ScoringApiConfig, options?: BootOptions) =>

@@ -1,15 +1,7 @@
-import {
-  databaseEnv,
-  Infrastructure,
-  infrastructure,
-  kafkaEnv,
-  llmEnv,
-  parseConfig,
-  port,
-  ServerConfig,
-  serverEnv,
-  textVariables,
-} from '@agentwatch/http';
+import { parseConfig, port, textVariables } from '@agentwatch/config';
+import { DatabaseConfig, databaseConfigFromEnv, databaseEnv } from '@agentwatch/db';
+import { llmEnv, ServerConfig, serverEnv } from '@agentwatch/http';
+import { KafkaSettings, kafkaEnv, kafkaSettingsFromEnv } from '@agentwatch/kafka';
 import { LlmSettings, llmSettingsFromEnv } from '@agentwatch/scoring';
 import { z } from 'zod';
 
@@ -19,11 +11,14 @@ export const scoringWorkerConfigSchema = z
     port: env.SCORING_WORKER_PORT,
     host: env.HOST,
     logLevel: env.LOG_LEVEL,
-    ...infrastructure(env, 'agentwatch-scoring-worker'),
+    database: databaseConfigFromEnv(textVariables(env)),
+    kafka: kafkaSettingsFromEnv('agentwatch-scoring-worker', textVariables(env)),
     llm: llmSettingsFromEnv(textVariables(env)),
   }));
 
-export interface ScoringWorkerConfig extends ServerConfig, Infrastructure {
+export interface ScoringWorkerConfig extends ServerConfig {
+  database: DatabaseConfig;
+  kafka: KafkaSettings;
   llm: LlmSettings;
 }
 

@@ -7,7 +7,16 @@ import {
   CONTROL_PLANE_JOURNAL,
   CONTROL_PLANE_TABLES,
   MIGRATIONS,
+  PRODUCT_MIGRATIONS,
 } from './migrations';
+
+/**
+ * Which schema a database holds: `shared` is the one database the apps and the control plane run on
+ * (product and control-plane migrations); `product` is a tenant database, the product schema alone.
+ */
+export type DatabaseSchema = 'shared' | 'product';
+
+const MIGRATIONS_OF: Record<DatabaseSchema, typeof MIGRATIONS> = { shared: MIGRATIONS, product: PRODUCT_MIGRATIONS };
 
 const DUPLICATE_OBJECT = '42710';
 const DUPLICATE_DATABASE = '42P04';
@@ -55,17 +64,17 @@ async function ensureDatabase(client: Client, database: string): Promise<void> {
   if (rowCount === 0) await createIfMissing(client, `CREATE DATABASE ${database} OWNER ${ROLE_NAMES.owner}`);
 }
 
-export function ownerDataSource(config: DatabaseConfig): DataSource {
+export function ownerDataSource(config: DatabaseConfig, schema: DatabaseSchema = 'shared'): DataSource {
   return new DataSource({
     type: 'postgres',
     url: config.ownerUrl,
-    migrations: MIGRATIONS,
+    migrations: MIGRATIONS_OF[schema],
     migrationsTransactionMode: 'each',
   });
 }
 
-async function migrate(config: DatabaseConfig): Promise<string[]> {
-  const dataSource = await ownerDataSource(config).initialize();
+async function migrate(config: DatabaseConfig, schema: DatabaseSchema): Promise<string[]> {
+  const dataSource = await ownerDataSource(config, schema).initialize();
   try {
     const applied = await dataSource.runMigrations();
     await grantPrivileges(dataSource);
@@ -75,7 +84,10 @@ async function migrate(config: DatabaseConfig): Promise<string[]> {
   }
 }
 
-/** Grants are reapplied on every set-up (and after a rebuild), so no table is ever left ungranted. */
+/**
+ * Grants are reapplied on every set-up (and after a rebuild), so no table is ever left ungranted. The
+ * control plane's grants apply where its tables exist: a product-only database has none.
+ */
 export async function grantPrivileges(q: { query: (sql: string) => Promise<unknown> }): Promise<void> {
   await q.query(`
       GRANT USAGE ON SCHEMA public TO ${ROLE_NAMES.app}, ${ROLE_NAMES.projector};
@@ -83,15 +95,22 @@ export async function grantPrivileges(q: { query: (sql: string) => Promise<unkno
       GRANT INSERT, UPDATE ON ${API_WRITABLE_TABLES.join(', ')} TO ${ROLE_NAMES.app};
       GRANT DELETE ON ${API_DELETABLE_TABLES.join(', ')} TO ${ROLE_NAMES.app};
       GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${ROLE_NAMES.projector};
-      GRANT USAGE ON SCHEMA public TO ${ROLE_NAMES.control};
-      GRANT SELECT, INSERT ON ${CONTROL_PLANE_JOURNAL} TO ${ROLE_NAMES.control};
-      GRANT SELECT, INSERT, UPDATE, DELETE ON ${CONTROL_PLANE_TABLES.join(', ')} TO ${ROLE_NAMES.control};
-      GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO ${ROLE_NAMES.control};
+      DO $grants$ BEGIN
+        IF to_regclass('public.${CONTROL_PLANE_JOURNAL}') IS NOT NULL THEN
+          GRANT USAGE ON SCHEMA public TO ${ROLE_NAMES.control};
+          GRANT SELECT, INSERT ON ${CONTROL_PLANE_JOURNAL} TO ${ROLE_NAMES.control};
+          GRANT SELECT, INSERT, UPDATE, DELETE ON ${CONTROL_PLANE_TABLES.join(', ')} TO ${ROLE_NAMES.control};
+          GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO ${ROLE_NAMES.control};
+        END IF;
+      END $grants$;
     `);
 }
 
-/** Creates roles and the database when missing, then migrates. Safe to run again and concurrently. */
-export async function bootstrapDatabase(config: DatabaseConfig): Promise<string[]> {
+/**
+ * Creates roles and the database when missing, then migrates it to `schema` (the shared database's
+ * unless told). Safe to run again and concurrently; returns the names of the migrations it applied.
+ */
+export async function bootstrapDatabase(config: DatabaseConfig, schema: DatabaseSchema = 'shared'): Promise<string[]> {
   const serverUrl = new URL(config.adminUrl);
   serverUrl.pathname = '/postgres';
   await withClient(serverUrl.toString(), async (client) => {
@@ -101,7 +120,7 @@ export async function bootstrapDatabase(config: DatabaseConfig): Promise<string[
   await withClient(config.adminUrl, (client) =>
     client.query(`ALTER SCHEMA public OWNER TO ${ROLE_NAMES.owner}; REVOKE CREATE ON SCHEMA public FROM PUBLIC`),
   );
-  return migrate(config);
+  return migrate(config, schema);
 }
 
 /**

@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { assertRowLevelSecurityApplies, OrgScope } from './org-scope';
+import { PostgresHealth } from './postgres-health';
 
 export interface DatabaseModuleOptions {
   url: string;
@@ -57,9 +58,10 @@ export class DatabaseModule {
         },
         DataSourceLifecycle,
         OrgScope,
+        PostgresHealth,
         ...(options.requireRowLevelSecurity ? [RowLevelSecurityCheck] : []),
       ],
-      exports: [DataSource, OrgScope],
+      exports: [DataSource, OrgScope, PostgresHealth],
     };
   }
 }

@@ -1,12 +1,12 @@
-import { DynamicModule } from '@nestjs/common';
+import { ConfigError } from '@agentwatch/config';
+import { DynamicModule, Type } from '@nestjs/common';
 import { CustomTransportStrategy } from '@nestjs/microservices';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { DestinationStream } from 'pino';
 import { ServerConfig } from './config/fragments';
-import { ConfigError } from './config/parse-config';
 import { ErrorShape } from './error-body.filter';
-import { HealthController } from './health.controller';
+import { HealthController, READINESS_CHECKS, ReadinessCheck } from './health.controller';
 import { createHttpApp, listen } from './http-app';
 import { LoggedRequest, loggerModule } from './logging';
 import { MetricsController } from './metrics.controller';
@@ -18,6 +18,8 @@ export interface AppDefinition<C extends ServerConfig> {
   title: string;
   description: string;
   module(config: C): DynamicModule;
+  /** What /ready probes: providers the module's imports export (KafkaHealth, PostgresHealth, …). */
+  readiness: Type<ReadinessCheck>[];
   errorShape?: ErrorShape;
   /** Runs before the modules initialize (body parsers and other HTTP-layer setup). */
   configureHttp?(app: NestFastifyApplication): void;
@@ -61,6 +63,10 @@ export async function bootApp<C extends ServerConfig>(
       ...(appModule.imports ?? []),
     ],
     controllers: [...(appModule.controllers ?? []), HealthController, MetricsController],
+    providers: [
+      ...(appModule.providers ?? []),
+      { provide: READINESS_CHECKS, useFactory: (...checks: ReadinessCheck[]) => checks, inject: definition.readiness },
+    ],
   };
   const app = await createHttpApp(root, {
     title: definition.title,

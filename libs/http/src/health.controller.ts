@@ -1,8 +1,20 @@
-import { KafkaHealth } from '@agentwatch/kafka';
-import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
+import { Controller, Get, HttpStatus, Inject, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
-import { DataSource } from 'typeorm';
+
+/**
+ * A dependency /ready probes: resolves when it answers, rejects with the reason when it does not.
+ * The infrastructure libs implement it (KafkaHealth, PostgresHealth) and each app names its own in
+ * its AppDefinition, so this lib knows neither Kafka nor Postgres.
+ */
+export interface ReadinessCheck {
+  /** The key of its entry in the /ready body's `checks`. */
+  readonly name: string;
+  check(): Promise<void>;
+}
+
+/** The injection token of the app's checks, in the order its definition lists them. */
+export const READINESS_CHECKS = Symbol('READINESS_CHECKS');
 
 interface Check {
   status: 'up' | 'down';
@@ -23,10 +35,7 @@ async function timed(probe: () => Promise<unknown>): Promise<Check> {
 @ApiTags('health')
 @Controller()
 export class HealthController {
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly kafka: KafkaHealth,
-  ) {}
+  constructor(@Inject(READINESS_CHECKS) private readonly checks: ReadinessCheck[]) {}
 
   @Get('health')
   @ApiOkResponse({ description: 'Liveness: the process serves HTTP. Body `{"status":"ok"}`.' })
@@ -38,13 +47,11 @@ export class HealthController {
   @ApiOkResponse({ description: 'Readiness: Kafka and Postgres both answered. `{"status":"ready","checks":{…}}`' })
   @ApiServiceUnavailableResponse({ description: 'A dependency is down: `{"status":"not_ready","checks":{…}}`' })
   async ready(@Res() reply: FastifyReply) {
-    const [kafka, postgres] = await Promise.all([
-      timed(() => this.kafka.check()),
-      timed(() => this.dataSource.query('SELECT 1')),
-    ]);
-    const ready = kafka.status === 'up' && postgres.status === 'up';
+    const results = await Promise.all(this.checks.map((c) => timed(() => c.check())));
+    const ready = results.every((r) => r.status === 'up');
+    const checks = Object.fromEntries(this.checks.map((c, i) => [c.name, results[i]]));
     void reply
       .status(ready ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE)
-      .send({ status: ready ? 'ready' : 'not_ready', checks: { kafka, postgres } });
+      .send({ status: ready ? 'ready' : 'not_ready', checks });
   }
 }

@@ -5,6 +5,7 @@ export * from './dead-letters';
 export * from './event-publisher';
 export * from './failpoint';
 export * from './kafka.client';
+export * from './kafka.env';
 export * from './kafka.module';
 export * from './kafka.settings';
 export * from './kafka-health';

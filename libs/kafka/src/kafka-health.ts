@@ -21,8 +21,11 @@ export async function kafkaAnswers(kafka: Kafka, timeoutMs = 2000): Promise<void
   }
 }
 
+/** The /ready probe of the broker (a ReadinessCheck of libs/http, by shape: kafka does not import http). */
 @Injectable()
 export class KafkaHealth {
+  readonly name = 'kafka';
+
   constructor(private readonly kafka: Kafka) {}
 
   check(timeoutMs?: number): Promise<void> {

@@ -15,11 +15,22 @@ import { DeadLetterRedrives1733270400000 } from './1733270400000-dead-letter-red
 
 export { EVENT_RISK_LOCK } from './1732320000000-scoring';
 
-export const MIGRATIONS = [
+// Two schemas, one migration history. The product schema (organizations and identity, the ingest
+// read models, scoring, the event counters, the dead-letter redrive ledger the projector's operators
+// keep) is what every database serving tenants holds; the control plane's tables (tenancy_*) exist only
+// in the shared database the control plane runs on. A tenant cell is migrated with the product set
+// alone; the shared database with both (bootstrapDatabase's default), as it always has been.
+//
+// The files stay in libs/db rather than beside their contexts: the bootstrap (an infrastructure lib)
+// runs them, and it may not import the context libs above it; the set a migration belongs to is the
+// decision that matters, and it is made here, in one list each. Class names and `name`s never change:
+// the typeorm `migrations` table of every existing database records them.
+
+/** Every table a database serving tenants needs; migrating a tenant database runs these alone. */
+export const PRODUCT_MIGRATIONS = [
   Init1732233600000,
   Identity1732240000000,
   Scoring1732320000000,
-  Tenancy1732406400000,
   EventHourlyCounts1732492800000,
   EventRiskStripes1732579200000,
   EventsFillfactor1732665600000,
@@ -31,6 +42,16 @@ export const MIGRATIONS = [
   EventRiskWaitingOnly1733184000000,
   DeadLetterRedrives1733270400000,
 ];
+
+/** The control plane's own tables: the shared database only. */
+export const CONTROL_PLANE_MIGRATIONS = [Tenancy1732406400000];
+
+const timestampOf = (migration: { name: string }) => Number(migration.name.match(/\d{13}$/)?.[0]);
+
+/** Both sets in timestamp order: the order the shared database has always applied them in. */
+export const MIGRATIONS = [...PRODUCT_MIGRATIONS, ...CONTROL_PLANE_MIGRATIONS].sort(
+  (a, b) => timestampOf(a) - timestampOf(b),
+);
 
 /** Tables the API writes itself (commands, not projections); everything else it may only read. */
 export const API_WRITABLE_TABLES = [

@@ -1,47 +1,9 @@
-import { DatabaseConfig, databaseConfigFromEnv } from '@agentwatch/db';
-import { KafkaSettings, kafkaSettingsFromEnv } from '@agentwatch/kafka';
+import { integerText, oneOf, positiveIntegerText, secretText, text, urlText } from '@agentwatch/config';
 import { z } from 'zod';
-import { integerText, oneOf, positiveIntegerText, secretText, text, urlText } from './env-vars';
 
-// The variables several apps share (.env.example documents each), validated once here. An app's
-// schema spreads the shapes it needs next to its own variables; the builders turn the validated
-// values into the settings objects the libraries take.
-
-const POSTGRES = ['postgres', 'postgresql'] as const;
-
-export const databaseEnv = {
-  DATABASE_URL: urlText(POSTGRES),
-  DATABASE_OWNER_URL: urlText(POSTGRES),
-  DATABASE_APP_URL: urlText(POSTGRES),
-  DATABASE_PROJECTOR_URL: urlText(POSTGRES),
-  DATABASE_CONTROL_URL: urlText(POSTGRES),
-  DATABASE_ROLE_PASSWORD: secretText(),
-};
-
-const BROKER = /^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/;
-
-export const kafkaEnv = {
-  KAFKA_BROKERS: z.preprocess(
-    (raw) => (raw === '' ? undefined : raw),
-    z
-      .string()
-      .optional()
-      .superRefine((raw, ctx) => {
-        if (raw === undefined) return;
-        const brokers = raw.split(',').map((b) => b.trim());
-        if (!brokers.every((b) => BROKER.test(b)))
-          ctx.addIssue({
-            code: 'custom',
-            message: `expected comma-separated host:port pairs, got ${JSON.stringify(raw)}`,
-          });
-      }),
-  ),
-  KAFKA_PORT: integerText('an integer port 0–65535', 0, 65_535),
-  KAFKA_TOPIC_PREFIX: text(),
-  KAFKA_PARTITIONS: positiveIntegerText('partitions'),
-  KAFKA_PUBLISH_TIMEOUT_MS: positiveIntegerText('milliseconds'),
-  KAFKA_SESSION_TIMEOUT_MS: positiveIntegerText('milliseconds'),
-};
+// The HTTP-layer variables every serving app shares (.env.example documents each), validated once
+// here. The database and Kafka variables are declared by libs/db and libs/kafka next to the builders
+// that read them; an app's schema spreads the shapes it needs next to its own variables.
 
 /** Nest's level names (what LOG_LEVEL has always taken), mapped onto pino's in logging.ts. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'] as const;
@@ -73,18 +35,4 @@ export interface ServerConfig {
   port: number;
   host: string;
   logLevel: LogLevel;
-}
-
-export interface Infrastructure {
-  database: DatabaseConfig;
-  kafka: KafkaSettings;
-}
-
-type Variables<S> = { [K in keyof S]?: string };
-
-export function infrastructure(
-  env: Variables<typeof databaseEnv> & Variables<typeof kafkaEnv>,
-  kafkaClientId: string,
-): Infrastructure {
-  return { database: databaseConfigFromEnv(env), kafka: kafkaSettingsFromEnv(kafkaClientId, env) };
 }

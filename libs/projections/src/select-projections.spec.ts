@@ -1,4 +1,4 @@
-import { selectProjections } from './rebuild';
+import { selectProjections } from './select-projections';
 
 const namesOf = (names: string[]) => selectProjections(names).map((p) => p.name);
 

@@ -2,9 +2,7 @@ import { dropRebuildSchema, ownerDataSource, prepareRebuildSchema, swapInRebuild
 import { createHttpApp } from '@agentwatch/http';
 import { createKafka, ProjectionDefinition, projectionTransport } from '@agentwatch/kafka';
 import { DataSource } from 'typeorm';
-import { ProjectorConfig } from './config';
-import { PROJECTIONS } from './projections';
-import { ProjectorModule } from './projector.module';
+import { ProjectionStoreSettings, ProjectorModule } from './projector.module';
 
 export interface RebuildProgress {
   applied: number;
@@ -19,30 +17,10 @@ interface Target {
   high: bigint;
 }
 
-/** The projections `replay --projection <names…>` rebuilds: those named, and those rebuilt with them. */
-export function selectProjections(names: string[]): ProjectionDefinition[] {
-  if (names.includes('all')) return PROJECTIONS;
-  const unknown = names.filter((name) => !PROJECTIONS.some((p) => p.name === name));
-  if (unknown.length > 0) {
-    throw new Error(
-      `unknown projection(s) ${unknown.join(', ')}; known: ${PROJECTIONS.map((p) => p.name).join(', ')}, all`,
-    );
-  }
-  const selected = new Set(names);
-  // Closed over rebuiltWith: a projection comes along with every one it is rebuilt with.
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const p of PROJECTIONS) {
-      if (!selected.has(p.name) && p.rebuiltWith?.some((name) => selected.has(name))) {
-        selected.add(p.name);
-        grew = true;
-      }
-    }
-  }
-  return PROJECTIONS.filter((p) => selected.has(p.name));
-}
-
-async function targetsOf(config: ProjectorConfig, projections: ProjectionDefinition[]): Promise<Map<string, Target[]>> {
+async function targetsOf(
+  config: ProjectionStoreSettings,
+  projections: ProjectionDefinition[],
+): Promise<Map<string, Target[]>> {
   const admin = createKafka(config.kafka).admin();
   await admin.connect();
   try {
@@ -93,7 +71,7 @@ async function appliedSoFar(
  * projecting meanwhile; after the swap it continues from where the rebuild stopped.
  */
 export async function rebuildProjections(
-  config: ProjectorConfig,
+  config: ProjectionStoreSettings,
   projections: ProjectionDefinition[],
   onProgress: (progress: RebuildProgress) => void,
 ): Promise<RebuildProgress> {
