@@ -1,5 +1,5 @@
 import { CHECKIN_RECORDED_TYPE, checkinRecordedV1, TOPICS, toWire } from '@agentwatch/contracts';
-import { MIGRATIONS } from '@agentwatch/db';
+import { PRODUCT_MIGRATIONS } from '@agentwatch/db';
 import { createKafka, EventPublisher, kafkaSettingsFromEnv } from '@agentwatch/kafka';
 import { call, eventually } from '@agentwatch/testing';
 import { v7 as uuidv7 } from 'uuid';
@@ -187,7 +187,7 @@ describe('the control plane killed mid-provisioning', () => {
         expect({ once, count: types.filter((t) => t === once).length }).toEqual({ once, count: 1 });
       }
       const migrations = await queryDatabase<{ name: string }>(env, database, 'SELECT name FROM migrations');
-      expect(migrations.map((m) => m.name).sort()).toEqual(MIGRATIONS.map((m) => m.name).sort());
+      expect(migrations.map((m) => m.name).sort()).toEqual(PRODUCT_MIGRATIONS.map((m) => m.name).sort());
 
       const minted = await call<{ token: string }>(`${second.url}/v1/tenants/${slug}/tokens`, {
         method: 'POST',

@@ -1,4 +1,4 @@
-import { MIGRATIONS, ROLE_NAMES } from '@agentwatch/db';
+import { PRODUCT_MIGRATIONS, ROLE_NAMES } from '@agentwatch/db';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { Cell } from '../domain/policy';
@@ -54,7 +54,8 @@ export async function createAndMigrate(cell: Cell, database: string, afterCreate
   const dataSource = await new DataSource({
     type: 'postgres',
     url: urlOf(cell, database, ROLE_NAMES.owner),
-    migrations: MIGRATIONS,
+    // A tenant database holds the product schema only: the control plane's tables live in the shared one.
+    migrations: PRODUCT_MIGRATIONS,
     migrationsTransactionMode: 'each',
   }).initialize();
   try {
