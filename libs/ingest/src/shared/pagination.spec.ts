@@ -20,6 +20,13 @@ describe('keyset pagination', () => {
     expect(pageRequest({})).toEqual({ limit: DEFAULT_PAGE_SIZE, after: null });
   });
 
+  it('round-trips the cursor of every agent id the ingest domain stores, the longest included', () => {
+    const at = new Date('2026-11-01T12:00:00.000Z');
+    for (const id of ['a'.repeat(768), '🙂'.repeat(192), 'agent \u202e x']) {
+      expect(decodeCursor(encodeCursor({ at, id }), 'text')).toEqual({ at, id });
+    }
+  });
+
   it('refuses every forged cursor with the same 400', () => {
     const forged = [
       'not a cursor!',
@@ -47,7 +54,7 @@ describe('keyset pagination', () => {
       expect((thrown as HttpException).getResponse()).toEqual({ error: 'Invalid cursor' });
     }
     expect(() => decodeCursor(forge(['2026-11-01T12:00:00.000Z', 'a\u0000b']), 'text')).toThrow(HttpException);
-    expect(() => decodeCursor(forge(['2026-11-01T12:00:00.000Z', 'x'.repeat(257)]), 'text')).toThrow(HttpException);
+    expect(() => decodeCursor(forge(['2026-11-01T12:00:00.000Z', 'x'.repeat(769)]), 'text')).toThrow(HttpException);
   });
 
   it('uses the extra row only to tell that another page exists', () => {

@@ -1,3 +1,4 @@
+import { storableText, TEXT_LIMITS } from '@agentwatch/contracts';
 import { badRequest } from '@agentwatch/http';
 
 export const DEFAULT_PAGE_SIZE = 100;
@@ -33,7 +34,8 @@ const BASE64URL = /^[A-Za-z0-9_-]{1,2048}$/;
 const ISO_INSTANT = /^(?:\d{4}|[+-]\d{6})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 // PostgreSQL's timestamptz starts in 4713 BC (JavaScript year -4712); its upper end lies beyond JavaScript's.
 const PG_EARLIEST_MS = Date.UTC(-4712, 0, 1);
-const MAX_TEXT_ID = 256;
+// A text id is an agent id: the cursor of its last row must take every id the ingest domain stores.
+const agentId = storableText(TEXT_LIMITS.agentId);
 
 export function parseLimit(raw: unknown): number {
   if (raw === undefined || raw === '') return DEFAULT_PAGE_SIZE;
@@ -48,8 +50,7 @@ export const encodeCursor = (cursor: Cursor): string =>
   Buffer.from(JSON.stringify([cursor.at.toISOString(), cursor.id])).toString('base64url');
 
 const validId = (id: unknown, kind: CursorId): id is string =>
-  typeof id === 'string' &&
-  (kind === 'uuid' ? UUID.test(id) : id.length > 0 && id.length <= MAX_TEXT_ID && !id.includes('\u0000'));
+  typeof id === 'string' && (kind === 'uuid' ? UUID.test(id) : id.length > 0 && agentId.safeParse(id).success);
 
 function validInstant(at: unknown): Date | null {
   if (typeof at !== 'string' || !ISO_INSTANT.test(at)) return null;
