@@ -5,11 +5,11 @@ const infrastructure = 'node_modules/(@nestjs|typeorm|kafkajs|pg|fastify|@fastif
 
 // The package graph reads top-down; each layer imports only the layers below it:
 //
-//   apps/*                                 one process each; never another app
-//   libs/projections                       the projector's read models as one unit (composes contexts)
-//   libs/auth ingest scoring tenancy bench the bounded contexts
-//   libs/http  libs/kafka  libs/db         infrastructure: none imports another
-//   libs/contracts  libs/config            pure: events, payloads, environment validators
+//   apps/*                                          one process each; never another app
+//   libs/projections                                the projector's read models as one unit (composes contexts)
+//   libs/auth identity ingest scoring tenancy bench the bounded contexts; auth below identity
+//   libs/http  libs/kafka  libs/db                  infrastructure: none imports another
+//   libs/contracts  libs/config                     pure: events, payloads, environment validators
 //
 // The three infrastructure libs are siblings, not a stack: what an app needs from two of them at once
 // (its /ready checks, its settings) the app composes, so a web-only or database-only process
@@ -17,7 +17,7 @@ const infrastructure = 'node_modules/(@nestjs|typeorm|kafkajs|pg|fastify|@fastif
 // anything; so may the spec files next to the code, which are tests, not part of the graph they test.
 const foundation = '^libs/(contracts|config)/';
 const infrastructureLibs = '^libs/(http|kafka|db)/';
-const contexts = '^libs/(auth|ingest|scoring|tenancy|bench)/';
+const contexts = '^libs/(auth|identity|ingest|scoring|tenancy|bench)/';
 const composition = '^libs/projections/';
 const tests = '\\.(int-|e2e-)?spec\\.ts$';
 
@@ -67,6 +67,15 @@ module.exports = {
       severity: 'error',
       from: { path: contexts, pathNot: tests },
       to: { path: `^apps/|^test/|^libs/testing/|${composition}` },
+    },
+    {
+      name: 'auth-below-identity',
+      comment:
+        "libs/auth verifies credentials; libs/identity issues them (organizations, deploy tokens, machines, API keys) behind auth's guards. " +
+        "Verification reads what it needs (a token hash, an organization's existence) itself, so every guarded context can import auth without the identity routes.",
+      severity: 'error',
+      from: { path: '^libs/auth/' },
+      to: { path: '^libs/identity/' },
     },
     {
       name: 'composition-imports-no-app',

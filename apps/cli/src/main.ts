@@ -1,10 +1,4 @@
-import {
-  authConfigFromEnv,
-  ensureDevIssuerKeys,
-  insertDeployToken,
-  insertOrganization,
-  mintDevToken,
-} from '@agentwatch/auth';
+import { authConfigFromEnv, ensureDevIssuerKeys, mintDevToken } from '@agentwatch/auth';
 import { TOPICS } from '@agentwatch/contracts';
 import {
   bootstrapDatabase,
@@ -13,6 +7,7 @@ import {
   ensureAutovacuum,
   ownerDataSource,
 } from '@agentwatch/db';
+import { insertDeployToken, insertOrganization } from '@agentwatch/identity';
 import {
   createKafka,
   deleteTopicsWithPrefix,

@@ -1,5 +1,6 @@
-import { AuthModule, IdentityApiModule } from '@agentwatch/auth';
+import { AuthModule } from '@agentwatch/auth';
 import { DatabaseModule } from '@agentwatch/db';
+import { IdentityApiModule } from '@agentwatch/identity';
 import { IngestApiModule } from '@agentwatch/ingest';
 import { KafkaModule } from '@agentwatch/kafka';
 import { DynamicModule, Module } from '@nestjs/common';

@@ -1,5 +1,5 @@
-import { insertDeployToken, insertOrganization } from '@agentwatch/auth';
 import { DatabaseConfig, ownerDataSource } from '@agentwatch/db';
+import { insertDeployToken, insertOrganization } from '@agentwatch/identity';
 import { v7 as uuidv7 } from 'uuid';
 
 export interface BenchOrganization {

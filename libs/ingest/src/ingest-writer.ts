@@ -1,4 +1,4 @@
-import { Checkins, Principal } from '@agentwatch/auth';
+import { Principal } from '@agentwatch/auth';
 import {
   EVENT_RECORDED_TYPE,
   EventRecordedV1,
@@ -8,6 +8,7 @@ import {
   toWire,
 } from '@agentwatch/contracts';
 import { unavailable } from '@agentwatch/http';
+import { Checkins } from '@agentwatch/identity';
 import { BrokerUnavailableError, EventPublisher } from '@agentwatch/kafka';
 import { Injectable } from '@nestjs/common';
 import { eventKey } from './events/domain/record-events';

@@ -1,5 +1,5 @@
-import { IdentityApiModule } from '@agentwatch/auth';
 import { eventRecordedV1, sessionRecordedV1, TOPICS } from '@agentwatch/contracts';
+import { IdentityApiModule } from '@agentwatch/identity';
 import { ProjectionDefinition, ProjectionLag } from '@agentwatch/kafka';
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';

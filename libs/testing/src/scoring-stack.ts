@@ -1,6 +1,6 @@
-import { insertApiKey } from '@agentwatch/auth';
 import { databaseConfigFromEnv, ownerDataSource } from '@agentwatch/db';
 import type { BootOptions } from '@agentwatch/http';
+import { insertApiKey } from '@agentwatch/identity';
 import { v7 as uuidv7 } from 'uuid';
 import { scoringApiConfigFromEnv } from '../../../apps/scoring-api/src/config';
 import { startScoringApi } from '../../../apps/scoring-api/src/main';

@@ -1,11 +1,9 @@
+import { mintMachineToken, Principal, ServiceTokenVerifier } from '@agentwatch/auth';
 import { storable, validateBody } from '@agentwatch/contracts';
 import { OrgScope } from '@agentwatch/db';
 import { invalidBody } from '@agentwatch/http';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { z } from 'zod';
-import { mintMachineToken } from '../domain/deploy-token';
-import { Principal } from '../principal';
-import { ServiceTokenVerifier } from '../service-token.verifier';
 import { Checkins } from './checkins';
 
 const fact = storable(z.string().trim().min(1).max(256)).nullish();

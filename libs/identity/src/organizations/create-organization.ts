@@ -1,12 +1,11 @@
+import { Identity, JwtIdentityResolver } from '@agentwatch/auth';
 import { storable, validateBody } from '@agentwatch/contracts';
 import { OrgScope } from '@agentwatch/db';
 import { invalidBody } from '@agentwatch/http';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
-import { JwtIdentityResolver } from '../jwt-identity.resolver';
 import { CreatedOrganization, insertOrganization } from '../organizations';
-import { Identity } from '../principal';
 
 export const createOrganizationBody = z.object({ name: storable(z.string().trim().min(1).max(200)) });
 

@@ -1,9 +1,8 @@
+import { Authenticated, CurrentPrincipal, Principal } from '@agentwatch/auth';
 import { ApiAnswers, ApiJsonBody, READ_ERRORS, UuidParam } from '@agentwatch/http';
 import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Authenticated } from '../credential.guard';
-import { CurrentPrincipal, Principal } from '../principal';
 import { CreateDeployToken, createDeployTokenBody } from './create-deploy-token';
 import { ListDeployTokens } from './list-deploy-tokens';
 import { RevokeDeployToken } from './revoke-deploy-token';

@@ -1,7 +1,7 @@
+import { ServiceTokenVerifier } from '@agentwatch/auth';
 import { OrgScope, updateReturning } from '@agentwatch/db';
 import { notFound } from '@agentwatch/http';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ServiceTokenVerifier } from '../service-token.verifier';
 
 /** DELETE /v1/machines/{machineId}: the machine's service token stops working; idempotent. */
 export class RevokeMachine extends Command<{ machine_id: string; revoked_at: string }> {

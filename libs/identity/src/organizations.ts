@@ -1,5 +1,5 @@
+import { mintDeployToken } from '@agentwatch/auth';
 import { Queryable } from '@agentwatch/db';
-import { mintDeployToken } from './domain/deploy-token';
 
 export interface CreatedOrganization {
   id: string;

@@ -1,7 +1,7 @@
+import { ServiceTokenVerifier } from '@agentwatch/auth';
 import { OrgScope, updateReturning } from '@agentwatch/db';
 import { notFound } from '@agentwatch/http';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ServiceTokenVerifier } from '../service-token.verifier';
 import { DEPLOY_TOKEN_COLUMNS, DeployTokenRow, DeployTokenView, toDeployTokenView } from './deploy-token-view';
 
 /** DELETE /v1/deploy-tokens/{id}: idempotent, the first revocation time stays. */

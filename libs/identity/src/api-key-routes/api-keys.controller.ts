@@ -1,9 +1,8 @@
+import { Authenticated, CurrentPrincipal, Principal } from '@agentwatch/auth';
 import { ApiAnswers, ApiJsonBody } from '@agentwatch/http';
 import { Body, Controller, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Authenticated } from '../credential.guard';
-import { CurrentPrincipal, Principal } from '../principal';
 import { CreateApiKey, createApiKeyBody } from './create-api-key';
 
 @ApiTags('api keys')

@@ -1,10 +1,10 @@
+import { Principal } from '@agentwatch/auth';
 import { CHECKIN_RECORDED_TYPE, CheckinRecordedV1, TOPICS, toWire } from '@agentwatch/contracts';
 import { OrgScope, updateReturning } from '@agentwatch/db';
 import { EventPublisher } from '@agentwatch/kafka';
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { v7 as uuidv7 } from 'uuid';
-import { Principal } from '../principal';
 
 export type MachineFacts = Pick<CheckinRecordedV1, 'hostname' | 'os' | 'arch' | 'daemon_version'>;
 

@@ -1,9 +1,8 @@
+import { Authenticated, CurrentIdentity, Identity } from '@agentwatch/auth';
 import { ApiAnswers, ApiJsonBody } from '@agentwatch/http';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Authenticated } from '../credential.guard';
-import { CurrentIdentity, Identity } from '../principal';
 import { CreateOrganization, createOrganizationBody } from './create-organization';
 
 @ApiTags('organizations')
