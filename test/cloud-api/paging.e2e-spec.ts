@@ -150,7 +150,7 @@ describe('whole lists and keyset pages: streamed answers, forged cursors', () =>
         forge({ at: when }),
         forge(['-200000-01-01T00:00:00.000Z', 'agent-0']),
         forge([when, 'agent\u0000zero']),
-        forge([when, 'x'.repeat(300)]),
+        forge([when, 'x'.repeat(769)]),
       ]) {
         expect(await api(`/v1/agents?cursor=${cursor}`)).toMatchObject({
           status: 400,
