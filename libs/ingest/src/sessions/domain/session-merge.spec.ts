@@ -1,9 +1,13 @@
 import { SESSION_STATES } from '@agentwatch/contracts';
 import { fuzzBudget } from '@agentwatch/testing';
 import fc from 'fast-check';
-import { LifecycleRecord, mergeAll, METADATA, SessionInput, SessionRow } from './session-merge';
+import { LifecycleRecord, METADATA, mergeAll, SessionInput, SessionRow } from './session-merge';
 
-const record = (state: LifecycleRecord['state'], at: number, metadata: Partial<LifecycleRecord> = {}): SessionInput => ({
+const record = (
+  state: LifecycleRecord['state'],
+  at: number,
+  metadata: Partial<LifecycleRecord> = {},
+): SessionInput => ({
   kind: 'lifecycle',
   state,
   at,
@@ -16,9 +20,10 @@ const record = (state: LifecycleRecord['state'], at: number, metadata: Partial<L
 });
 const event = (at: number): SessionInput => ({ kind: 'event', at });
 
-/** given(what the row has seen).when(what arrives).then(the row): each arrival order is checked. */
+/** given(what the row has seen).when(what arrives).then(the row): what arrives is applied after what was seen. */
 const given = (...past: SessionInput[]) => ({
   when: (...arriving: SessionInput[]) => ({
+    // biome-ignore lint/suspicious/noThenProperty: given/when/then reads like the spec table (STYLE.md item 2); never awaited
     then: (expected: Partial<SessionRow>) => {
       expect(mergeAll([...past, ...arriving])).toMatchObject(expected);
     },
@@ -47,13 +52,21 @@ describe('session merge rules', () => {
   });
 
   it('metadata of the newest lifecycle record wins', () => {
-    given(record('active', 10, { model: 'new' })).when(record('idle', 5, { model: 'old' })).then({ model: 'new' });
-    given(record('active', 5, { model: 'old' })).when(record('idle', 10, { model: 'new' })).then({ model: 'new' });
+    given(record('active', 10, { model: 'new' }))
+      .when(record('idle', 5, { model: 'old' }))
+      .then({ model: 'new' });
+    given(record('active', 5, { model: 'old' }))
+      .when(record('idle', 10, { model: 'new' }))
+      .then({ model: 'new' });
   });
 
   it('a missing field never erases a known one, whichever record is newer', () => {
-    given(record('active', 5, { platform: 'linux' })).when(record('idle', 10)).then({ platform: 'linux' });
-    given(record('active', 10)).when(record('idle', 5, { platform: 'linux' })).then({ platform: 'linux' });
+    given(record('active', 5, { platform: 'linux' }))
+      .when(record('idle', 10))
+      .then({ platform: 'linux' });
+    given(record('active', 10))
+      .when(record('idle', 5, { platform: 'linux' }))
+      .then({ platform: 'linux' });
   });
 
   it('started_at / last_seen_at are the earliest / latest time seen, events included', () => {
