@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { EventRecordedV1, SESSION_STATES, SessionRecordedV1, TOPICS } from '@agentwatch/contracts';
+import { EventRecordedV1, SessionRecordedV1, TOPICS } from '@agentwatch/contracts';
 import { databaseConfigFromEnv } from '@agentwatch/db';
 import { ProjectionBatch } from '@agentwatch/kafka';
 import { fuzzBudget } from '@agentwatch/testing';
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
 import { METADATA, mergeAll, SessionInput, SessionRow } from './domain/session-merge';
+import { lifecycleRecord } from './domain/session-merge.arbitraries';
 import { SessionsProjection } from './sessions.projection';
 
 const SESSIONS = 3;
@@ -19,18 +20,8 @@ interface Arrival {
 
 /** Random arrivals for a few sessions, on few distinct times so that ties are common. */
 const at = fc.integer({ min: 0, max: 5 }).map((n) => BASE + n * 1000);
-const text = fc.option(fc.constantFrom('a', 'b'), { nil: null });
 const input: fc.Arbitrary<SessionInput> = fc.oneof(
-  fc.record({
-    kind: fc.constant('lifecycle' as const),
-    state: fc.constantFrom(...SESSION_STATES),
-    at,
-    session_name: text,
-    model: text,
-    signing_id: text,
-    platform: text,
-    parent_id: fc.option(fc.constantFrom(...PARENTS), { nil: null }),
-  }),
+  lifecycleRecord(at, PARENTS),
   fc.record({ kind: fc.constant('event' as const), at }),
 );
 const arrivals = fc.array(fc.record({ session: fc.nat(SESSIONS - 1), input }), { minLength: 1, maxLength: 14 });

@@ -1,7 +1,7 @@
-import { SESSION_STATES } from '@agentwatch/contracts';
 import { fuzzBudget } from '@agentwatch/testing';
 import fc from 'fast-check';
 import { LifecycleRecord, METADATA, mergeAll, SessionInput, SessionRow } from './session-merge';
+import { lifecycleRecord } from './session-merge.arbitraries';
 
 const record = (
   state: LifecycleRecord['state'],
@@ -90,17 +90,7 @@ describe('session merge is independent of arrival order', () => {
   const { seed, runs } = fuzzBudget();
   // A few distinct times, so that ties between records are common.
   const at = fc.integer({ min: 0, max: 6 }).map((n) => n * 1000);
-  const text = fc.option(fc.constantFrom('a', 'b'), { nil: null });
-  const lifecycle = fc.record({
-    kind: fc.constant('lifecycle' as const),
-    state: fc.constantFrom(...SESSION_STATES),
-    at,
-    session_name: text,
-    model: text,
-    signing_id: text,
-    platform: text,
-    parent_id: text,
-  });
+  const lifecycle = lifecycleRecord(at, ['a', 'b']);
   const input = fc.oneof(lifecycle, fc.record({ kind: fc.constant('event' as const), at }));
   const inAnyTwoOrders = <T>(items: fc.Arbitrary<T>) =>
     fc

@@ -66,7 +66,11 @@ function mergedState(row: SessionRow, incoming: SessionRow): Pick<SessionRow, 's
   };
 }
 
-/** `newestKnown`: the newer side's value unless it has none; the record wins a tie on record_at. */
+/**
+ * `newestKnown`: the newer side's value unless it has none; the record wins a tie on record_at.
+ * The row keeps one record_at for all columns, so a value kept from an older record is not dated:
+ * which one survives can depend on arrival order (see the projection's header).
+ */
 function mergedMetadata(row: SessionRow, incoming: SessionRow): SessionMetadata {
   const incomingIsNewer = incoming.record_at! >= (row.record_at ?? -Infinity);
   return Object.fromEntries(
