@@ -11,6 +11,9 @@ import { EntityManager } from 'typeorm';
  * - otherwise the record with the latest timestamp sets the state: a late, older record never
  *   regresses it;
  * - metadata of the newest lifecycle record wins, and a missing field never erases a known one;
+ *   one record_at serves every column, so this holds in any order only while the newest record
+ *   carries every field and no two records share a time; otherwise the value kept depends on
+ *   arrival (a time per column would lift that);
  * - started_at / last_seen_at are the earliest / latest time seen, events included.
  * A session known only from events is `active` from its first event, and any lifecycle record
  * overrides that (its state_at is -infinity).
