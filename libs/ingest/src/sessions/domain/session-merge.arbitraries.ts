@@ -2,6 +2,8 @@ import { SESSION_STATES } from '@agentwatch/contracts';
 import fc from 'fast-check';
 import { LifecycleRecord } from './session-merge';
 
+// Test-only (tsconfig.build.json leaves *.arbitraries.ts out of dist): fast-check is a dev dependency.
+
 /** Random lifecycle records for the merge properties, over the times and parent ids a test picks. */
 export function lifecycleRecord(
   at: fc.Arbitrary<number>,
