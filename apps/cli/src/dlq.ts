@@ -1,4 +1,4 @@
-import { databaseConfigFromEnv, ownerDataSource } from '@agentwatch/db';
+import { ownerDataSource } from '@agentwatch/db';
 import {
   createKafka,
   DlqListArgs,
@@ -7,18 +7,21 @@ import {
   dlqRedrive,
   dlqShow,
   KafkaSettings,
-  kafkaSettingsFromEnv,
   StderrLogger,
 } from '@agentwatch/kafka';
 import { Logger } from '@nestjs/common';
 import { Command } from 'commander';
 import { DataSource } from 'typeorm';
+import { cliConfigFromEnv } from './config';
+
+const CLIENT_ID = 'agentwatch-dlq';
 
 /** The redrive ledger is an operator's table: read and written as the owner, like create-org does. */
 async function withLedger<T>(fn: (dataSource: DataSource, settings: KafkaSettings) => Promise<T>): Promise<T> {
-  const dataSource = await ownerDataSource(databaseConfigFromEnv()).initialize();
+  const { database, kafka } = cliConfigFromEnv(['database', 'kafka'], CLIENT_ID);
+  const dataSource = await ownerDataSource(database).initialize();
   try {
-    return await fn(dataSource, kafkaSettingsFromEnv('agentwatch-dlq'));
+    return await fn(dataSource, kafka);
   } finally {
     await dataSource.destroy();
   }
@@ -42,7 +45,7 @@ export function dlqCommand(): Command {
     .command('show <dlq-topic> <partition> <offset>')
     .description('print one dead letter whole: headers, key, and its value as pretty-printed JSON')
     .action(async (topic: string, partition: string, offset: string) => {
-      const settings = kafkaSettingsFromEnv('agentwatch-dlq');
+      const settings = cliConfigFromEnv(['kafka'], CLIENT_ID).kafka;
       await dlqShow(createKafka(settings), settings, topic, partition, offset);
     });
   dlq

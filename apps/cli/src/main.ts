@@ -1,23 +1,11 @@
 import { authConfigFromEnv, ensureDevIssuerKeys, mintDevToken } from '@agentwatch/auth';
 import { TOPICS } from '@agentwatch/contracts';
-import {
-  bootstrapDatabase,
-  databaseConfigFromEnv,
-  dropTestDatabase,
-  ensureAutovacuum,
-  ownerDataSource,
-} from '@agentwatch/db';
+import { bootstrapDatabase, dropTestDatabase, ensureAutovacuum, ownerDataSource } from '@agentwatch/db';
 import { insertDeployToken, insertOrganization } from '@agentwatch/identity';
-import {
-  createKafka,
-  deleteTopicsWithPrefix,
-  ExportArgs,
-  ensureTopics,
-  kafkaSettingsFromEnv,
-  runTopicExport,
-} from '@agentwatch/kafka';
+import { createKafka, deleteTopicsWithPrefix, ExportArgs, ensureTopics, runTopicExport } from '@agentwatch/kafka';
 import { Command } from 'commander';
 import { v7 as uuidv7 } from 'uuid';
+import { cliConfigFromEnv } from './config';
 import { dlqCommand } from './dlq';
 import { replayCommand } from './replay';
 import { SimulateArgs, simulate } from './simulate';
@@ -29,7 +17,7 @@ program
   .command('setup')
   .description('create the database, roles and topics when missing, and run migrations (idempotent)')
   .action(async () => {
-    const database = databaseConfigFromEnv();
+    const { database, kafka: settings } = cliConfigFromEnv(['database', 'kafka']);
     const applied = await bootstrapDatabase(database);
     console.log(`database ${database.database}: ${applied.length ? `applied ${applied.join(', ')}` : 'up to date'}`);
     const autovacuum = await ensureAutovacuum(database.adminUrl);
@@ -38,7 +26,6 @@ program
       console.warn(
         'warning: autovacuum is off on this server; tables get no planner statistics and large ones slow down',
       );
-    const settings = kafkaSettingsFromEnv('agentwatch-cli');
     const created = await ensureTopics(createKafka(settings), settings, Object.values(TOPICS));
     console.log(
       `topics: ${created.length ? `created ${created.length}` : 'all present'} (prefix "${settings.prefix}")`,
@@ -74,7 +61,8 @@ program
   .option('--token-name <name>', 'label of the deploy token', 'default')
   .action(async (options: { name: string; tokenName: string }) => {
     // The owner role, not the API role: creating organizations from the command line is an operator's act.
-    const dataSource = await ownerDataSource(databaseConfigFromEnv()).initialize();
+    const { database } = cliConfigFromEnv(['database']);
+    const dataSource = await ownerDataSource(database).initialize();
     try {
       const orgId = uuidv7();
       const result = await dataSource.transaction(async (tx) => {
@@ -101,7 +89,7 @@ program
   .option('--type <ce_type>', 'only records of this CloudEvents type, e.g. agentwatch.ingest.event.v1')
   .option('--out <file>', 'write the NDJSON to a file instead of stdout')
   .action(async (options: ExportArgs) => {
-    await runTopicExport(kafkaSettingsFromEnv('agentwatch-export'), options);
+    await runTopicExport(cliConfigFromEnv(['kafka'], 'agentwatch-export').kafka, options);
   });
 
 program.addCommand(dlqCommand());
@@ -111,10 +99,9 @@ program
   .description('drop a test run database and delete its topics')
   .requiredOption('--prefix <prefix>', 'topic prefix of the run')
   .action(async (options: { prefix: string }) => {
-    const database = databaseConfigFromEnv();
+    const { database, kafka } = cliConfigFromEnv(['database', 'kafka']);
     await dropTestDatabase(database.adminUrl, database.database);
-    const settings = kafkaSettingsFromEnv('agentwatch-cli');
-    await deleteTopicsWithPrefix(createKafka(settings), options.prefix);
+    await deleteTopicsWithPrefix(createKafka(kafka), options.prefix);
     console.log(`dropped ${database.database} and topics ${options.prefix}*`);
   });
 

@@ -1,21 +1,7 @@
-import { parseConfig, textVariables } from '@agentwatch/config';
-import { databaseConfigFromEnv, databaseEnv } from '@agentwatch/db';
-import { kafkaEnv, kafkaSettingsFromEnv } from '@agentwatch/kafka';
-import { ProjectionStoreSettings, rebuildProjections, selectProjections } from '@agentwatch/projections';
+import { rebuildProjections, selectProjections } from '@agentwatch/projections';
 import { Command } from 'commander';
-import { z } from 'zod';
+import { cliConfigFromEnv } from './config';
 import { progressReporter } from './progress';
-
-// The projector's database and broker variables, validated the way the projector validates them: a
-// rebuild writes into the projector's tables and continues its consumer groups.
-const replayConfigSchema = z.object({ ...databaseEnv, ...kafkaEnv }).transform((env) => ({
-  database: databaseConfigFromEnv(textVariables(env)),
-  kafka: kafkaSettingsFromEnv('agentwatch-projector', textVariables(env)),
-}));
-
-function replayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ProjectionStoreSettings {
-  return parseConfig(replayConfigSchema, env);
-}
 
 /** `agentwatch replay --projection <names…>`: rebuild read models beside the live ones, then swap them in. */
 export function replayCommand(): Command {
@@ -23,7 +9,8 @@ export function replayCommand(): Command {
     .description('rebuild read models from offset 0 into fresh tables, then swap them in atomically')
     .requiredOption('--projection <names...>', `projection name(s), or all`)
     .action(async (options: { projection: string[] }) => {
-      const config = replayConfigFromEnv();
+      // The projector's client id: a rebuild writes into the projector's tables and continues its consumer groups.
+      const config = cliConfigFromEnv(['database', 'kafka'], 'agentwatch-projector');
       const projections = selectProjections(options.projection);
       const report = progressReporter();
       const done = await rebuildProjections(config, projections, report);

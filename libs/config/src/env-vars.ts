@@ -51,6 +51,11 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T,
   );
 }
 
+/** Nest's level names (what LOG_LEVEL takes): the HTTP apps' logger and the Kafka client's both read it. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export const isLogLevel = (raw: unknown): raw is LogLevel => (LOG_LEVELS as readonly unknown[]).includes(raw);
+
 /** A URL with one of the given schemes, or undefined when unset. */
 export function urlText(schemes: readonly string[]) {
   const what = `a ${schemes.join(' or ')} URL`;

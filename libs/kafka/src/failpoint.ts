@@ -1,3 +1,7 @@
+// Test-only hooks: the one place in libs that reads process.env directly. AGENTWATCH_FAILPOINT and
+// AGENTWATCH_DELAYPOINT are set by fault tests on the process they spawn, never by a deployment, so
+// they stay out of the validated configuration (no app's schema names them).
+
 /**
  * Crash injection for fault tests: with AGENTWATCH_FAILPOINT=<name> the process dies by SIGKILL at
  * that point, exactly as a power cut would leave it. Unset (always, in production) it does nothing.

@@ -1,3 +1,4 @@
+import { LogLevel } from '@agentwatch/config';
 import { Logger } from '@nestjs/common';
 import { Kafka, logLevel } from 'kafkajs';
 import { KafkaSettings } from './kafka.settings';
@@ -10,18 +11,21 @@ const levels: Record<number, 'error' | 'warn' | 'log' | 'debug'> = {
 };
 
 // The publisher bounds its retries on purpose: an ingest request must fail (503) rather than hang.
-const BOUNDED_RETRIES_WARNING = 'Limiting retries for the idempotent producer';
+// Every producer keeps kafkajs's default partitioner: the warning that it changed in kafkajs 2 is noise.
+const SILENCED = ['Limiting retries for the idempotent producer', 'KafkaJS v2.0.0 switched default partitioner'];
 
-const THRESHOLDS: Record<string, logLevel> = {
+// kafkajs has no fatal level (it logs nothing at NOTHING) and no verbose one (debug is its most detailed).
+const THRESHOLDS: Record<LogLevel, logLevel> = {
+  fatal: logLevel.NOTHING,
   error: logLevel.ERROR,
   warn: logLevel.WARN,
   log: logLevel.INFO,
   debug: logLevel.DEBUG,
+  verbose: logLevel.DEBUG,
 };
 
 export function createKafka(settings: KafkaSettings): Kafka {
-  process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
-  const threshold = THRESHOLDS[process.env.LOG_LEVEL ?? 'log'] ?? logLevel.INFO;
+  const threshold = THRESHOLDS[settings.logLevel] ?? logLevel.INFO;
   return new Kafka({
     clientId: settings.clientId,
     brokers: settings.brokers,
@@ -31,7 +35,7 @@ export function createKafka(settings: KafkaSettings): Kafka {
     logLevel: logLevel.WARN,
     logCreator: () => (entry) => {
       const { message, ...extra } = entry.log;
-      if (message.startsWith(BOUNDED_RETRIES_WARNING)) return;
+      if (SILENCED.some((silenced) => message.startsWith(silenced))) return;
       // A Connection logs every error response, retriable ones included; what is not retried away
       // surfaces again from the producer or consumer, so at this level it is detail, not an error.
       const level = entry.namespace === 'Connection' ? logLevel.DEBUG : entry.level;

@@ -1,4 +1,4 @@
-import { integerText, positiveIntegerText, text } from '@agentwatch/config';
+import { integerText, LOG_LEVELS, oneOf, positiveIntegerText, text } from '@agentwatch/config';
 import { z } from 'zod';
 
 // The variables kafkaSettingsFromEnv reads (.env.example documents each), validated at start: an
@@ -27,4 +27,6 @@ export const kafkaEnv = {
   KAFKA_PARTITIONS: positiveIntegerText('partitions'),
   KAFKA_PUBLISH_TIMEOUT_MS: positiveIntegerText('milliseconds'),
   KAFKA_SESSION_TIMEOUT_MS: positiveIntegerText('milliseconds'),
+  // The same variable and rule as the HTTP apps' logger: the Kafka client logs at the process's level.
+  LOG_LEVEL: oneOf(LOG_LEVELS, 'log'),
 };

@@ -1,3 +1,5 @@
+import { isLogLevel, LogLevel } from '@agentwatch/config';
+
 // An abstract class rather than an interface so that it doubles as the Nest injection token.
 export abstract class KafkaSettings {
   abstract brokers: string[];
@@ -9,6 +11,8 @@ export abstract class KafkaSettings {
   abstract publishTimeoutMs: number;
   /** Consumer group session timeout: how long a member that died silently keeps its partitions. */
   abstract sessionTimeoutMs: number;
+  /** The client logs what is at least this severe (LOG_LEVEL, the process's own level). */
+  abstract logLevel: LogLevel;
 }
 
 export function kafkaSettingsFromEnv(clientId: string, env: NodeJS.ProcessEnv = process.env): KafkaSettings {
@@ -22,5 +26,7 @@ export function kafkaSettingsFromEnv(clientId: string, env: NodeJS.ProcessEnv = 
     partitions: Number(env.KAFKA_PARTITIONS ?? 12),
     publishTimeoutMs: Number(env.KAFKA_PUBLISH_TIMEOUT_MS ?? 10_000),
     sessionTimeoutMs: Number(env.KAFKA_SESSION_TIMEOUT_MS ?? 30_000),
+    // Validated by kafkaEnv where a schema parses the environment; a builder given raw text keeps the default.
+    logLevel: isLogLevel(env.LOG_LEVEL) ? env.LOG_LEVEL : 'log',
   };
 }

@@ -21,6 +21,8 @@ export abstract class TenancySettings {
   abstract outboxRetentionMs: number;
   abstract heartbeatMs: number;
   abstract operator: OperatorAuthSettings;
+  /** The product roles' password (DATABASE_ROLE_PASSWORD): a tenant database migrates as the owner role. */
+  abstract rolePassword: string | null;
 }
 
 export function parseCells(raw: string | undefined, databaseUrl: string): Cell[] {
@@ -61,5 +63,6 @@ export function tenancySettingsFromEnv(env: NodeJS.ProcessEnv, databaseUrl: stri
       clientId: env.OPERATOR_CLIENT_ID ?? 'agentwatch-operator',
       roleClaim: env.OPERATOR_ROLE_CLAIM ?? 'role',
     },
+    rolePassword: env.DATABASE_ROLE_PASSWORD ?? null,
   };
 }

@@ -1,13 +1,21 @@
-import { integerText, oneOf, positiveIntegerText, secretText, text, urlText } from '@agentwatch/config';
+import {
+  integerText,
+  LOG_LEVELS,
+  LogLevel,
+  oneOf,
+  positiveIntegerText,
+  secretText,
+  text,
+  urlText,
+} from '@agentwatch/config';
 import { z } from 'zod';
 
 // The HTTP-layer variables every serving app shares (.env.example documents each), validated once
 // here. The database and Kafka variables are declared by libs/db and libs/kafka next to the builders
 // that read them; an app's schema spreads the shapes it needs next to its own variables.
 
-/** Nest's level names (what LOG_LEVEL has always taken), mapped onto pino's in logging.ts. */
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+// LOG_LEVEL takes Nest's level names (libs/config's LOG_LEVELS), mapped onto pino's in logging.ts.
+export { LOG_LEVELS, LogLevel } from '@agentwatch/config';
 
 export const serverEnv = {
   HOST: z.preprocess(

@@ -5,12 +5,18 @@ import { Cell } from '../domain/policy';
 
 const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
-function urlOf(cell: Cell, database: string, user?: string): string {
+/** A role's login on a cell: the product roles share one password (DATABASE_ROLE_PASSWORD) on every cell. */
+interface RoleLogin {
+  user: string;
+  password: string | null;
+}
+
+function urlOf(cell: Cell, database: string, role?: RoleLogin): string {
   const url = new URL(cell.admin_url);
   url.pathname = `/${encodeURIComponent(database)}`;
-  if (user) {
-    url.username = user;
-    url.password = process.env.DATABASE_ROLE_PASSWORD ?? '';
+  if (role) {
+    url.username = role.user;
+    url.password = role.password ?? '';
   }
   return url.toString();
 }
@@ -35,9 +41,14 @@ export async function databaseExists(cell: Cell, database: string): Promise<bool
 /**
  * Creates the tenant's database on its cell unless it exists, then applies the product schema
  * migrations (those already applied are skipped), so running it again after a crash creates
- * nothing twice. Returns the schema version: the newest migration the database records.
+ * nothing twice. Migrations run as the owner role, with the deployment's role password. Returns the schema version: the newest migration the database records.
  */
-export async function createAndMigrate(cell: Cell, database: string, afterCreate?: () => void): Promise<string> {
+export async function createAndMigrate(
+  cell: Cell,
+  database: string,
+  rolePassword: string | null,
+  afterCreate?: () => void,
+): Promise<string> {
   if (!(await databaseExists(cell, database))) {
     await withClient(urlOf(cell, 'postgres'), async (c) => {
       try {
@@ -53,7 +64,7 @@ export async function createAndMigrate(cell: Cell, database: string, afterCreate
   );
   const dataSource = await new DataSource({
     type: 'postgres',
-    url: urlOf(cell, database, ROLE_NAMES.owner),
+    url: urlOf(cell, database, { user: ROLE_NAMES.owner, password: rolePassword }),
     // A tenant database holds the product schema only: the control plane's tables live in the shared one.
     migrations: PRODUCT_MIGRATIONS,
     migrationsTransactionMode: 'each',

@@ -178,8 +178,11 @@ export class FlowEngine implements OnApplicationBootstrap, OnApplicationShutdown
         });
         return;
       case 'create-database': {
-        const schemaVersion = await createAndMigrate(this.cellOf(state), state.placement.database_name as string, () =>
-          failpoint('control-plane.after-create-database'),
+        const schemaVersion = await createAndMigrate(
+          this.cellOf(state),
+          state.placement.database_name as string,
+          this.settings.rolePassword,
+          () => failpoint('control-plane.after-create-database'),
         );
         await this.commit(id, version, () => [{ type: 'RecordDatabaseMigrated', schemaVersion }]);
         return;

@@ -1,0 +1,33 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { infrastructureEnv } from '@agentwatch/testing';
+
+// The built CLI, as an operator runs it: a bad variable ends the command before it connects anywhere.
+const main = path.join(__dirname, '..', '..', '..', 'dist', 'apps', 'cli', 'src', 'main.js');
+
+function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [main, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, stderr }));
+  });
+}
+
+describe('the built CLI with an invalid configuration', () => {
+  it('exits 1 naming the variable and what it expected, on stderr', async () => {
+    const env = { ...infrastructureEnv(), KAFKA_PARTITIONS: 'twelve' };
+    const { code, stderr } = await runCli(['export', '--topic', 'ingest.events.v1'], env);
+    expect(code).toBe(1);
+    expect(stderr).toContain('agentwatch: invalid configuration');
+    expect(stderr).toContain('KAFKA_PARTITIONS: expected a positive integer (partitions), got "twelve"');
+  });
+
+  it('names a bad DATABASE_URL for a command that reads the database', async () => {
+    const env = { ...infrastructureEnv(), DATABASE_URL: 'mysql://127.0.0.1/agentwatch' };
+    const { code, stderr } = await runCli(['create-org', '--name', 'never-created'], env);
+    expect(code).toBe(1);
+    expect(stderr).toContain('DATABASE_URL: expected a postgres or postgresql URL, got "mysql://127.0.0.1/agentwatch"');
+  });
+});
