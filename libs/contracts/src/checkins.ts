@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime, uuid } from './common';
+import { recordedDateTime, recordedUuid } from './common';
 
 /**
  * Payload of `ingest.checkins.v1`: a daemon showed up for an organization, by registering its
@@ -7,8 +7,8 @@ import { isoDateTime, uuid } from './common';
  * which has no machine: machine_id null). Key: the organization id.
  */
 export const checkinRecordedV1 = z.object({
-  id: uuid,
-  org_id: uuid,
+  id: recordedUuid,
+  org_id: recordedUuid,
   credential: z.enum(['deploy-token', 'service-token']),
   credential_id: z.string(),
   machine_id: z.string().nullable(),
@@ -17,7 +17,7 @@ export const checkinRecordedV1 = z.object({
   arch: z.string().nullable(),
   daemon_version: z.string().nullable(),
   reason: z.enum(['registered', 'first_ingest']),
-  timestamp: isoDateTime,
+  timestamp: recordedDateTime,
 });
 export type CheckinRecordedV1 = z.infer<typeof checkinRecordedV1>;
 

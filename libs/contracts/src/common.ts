@@ -20,6 +20,16 @@ export const isoDateTime = z.iso.datetime({ offset: true }).refine(
 );
 
 /**
+ * What a consumer holds a record read from a topic to: its shape, not the storable domain. The edge
+ * refused what no layer stores before the record was appended; a record an older edge let through
+ * and the database refuses is isolated and dead-lettered by the projection runner
+ * (docs/adr/0005-dead-letter-bisection.md), so the decode on every consumer's hot path pays for no
+ * content check (the domain's refinements cost three times the rest of the decode).
+ */
+export const recordedUuid = z.uuid();
+export const recordedDateTime = z.iso.datetime({ offset: true });
+
+/**
  * A UUID in its canonical lower-case form. Postgres compares `uuid` values without regard to case,
  * but Kafka keys, partitions and JSON payloads compare text: two spellings of one session would land
  * on different partitions and meet in one upsert.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime, optionalString, storableText, TEXT_LIMITS, uuid } from './common';
+import { isoDateTime, optionalString, recordedDateTime, recordedUuid, storableText, TEXT_LIMITS, uuid } from './common';
 
 export const ACTION_TYPES = ['PROCESS_EXEC', 'FILE_READ', 'FILE_WRITE', 'FILE_DELETE', 'NETWORK_CONNECT'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
@@ -30,24 +30,20 @@ export type EventIngestItem = z.infer<typeof eventIngestItem>;
 export const eventIngestBody = z.object({ events: z.array(eventIngestItem) });
 export type EventIngestBody = z.infer<typeof eventIngestBody>;
 
-/**
- * Payload of `ingest.events.v1`: the canonical event as accepted by the cloud. Consumers hold records
- * to the same domain as the edge, so a record appended before the edge tightened goes to the
- * dead-letter topic when it is read, not into a transaction the database refuses.
- */
+/** Payload of `ingest.events.v1`: the canonical event as accepted by the cloud (its shape; see recordedUuid). */
 export const eventRecordedV1 = z.object({
-  id: uuid,
-  org_id: uuid,
-  client_event_id: storableText(TEXT_LIMITS.eventId).nullable(),
-  session_id: uuid.nullable(),
-  agent_id: storableText(TEXT_LIMITS.agentId).nullable(),
-  machine_id: storableText(TEXT_LIMITS.agentId).nullable(),
+  id: recordedUuid,
+  org_id: recordedUuid,
+  client_event_id: z.string().nullable(),
+  session_id: recordedUuid.nullable(),
+  agent_id: z.string().nullable(),
+  machine_id: z.string().nullable(),
   action_type: z.enum(ACTION_TYPES),
-  tool_name: storableText(TEXT_LIMITS.toolName).nullable(),
-  arguments: z.array(storableText(TEXT_LIMITS.argument)),
+  tool_name: z.string().nullable(),
+  arguments: z.array(z.string()),
   decision: z.enum(DECISIONS),
-  timestamp: isoDateTime,
-  received_at: isoDateTime,
+  timestamp: recordedDateTime,
+  received_at: recordedDateTime,
 });
 export type EventRecordedV1 = z.infer<typeof eventRecordedV1>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime, uuid } from './common';
+import { recordedDateTime, recordedUuid } from './common';
 
 export const RISK_LEVELS = ['none', 'low', 'medium', 'high', 'critical'] as const;
 export type RiskLevel = (typeof RISK_LEVELS)[number];
@@ -24,19 +24,19 @@ export type PolicyDocument = z.infer<typeof policyDocument>;
 
 /** Payload of `scoring.policies.v1`: a customer's policy after a change. Key: the organization id. */
 export const policyChangedV1 = z.object({
-  org_id: uuid,
+  org_id: recordedUuid,
   version: z.number().int().positive(),
   policies: policyDocument,
-  changed_at: isoDateTime,
+  changed_at: recordedDateTime,
 });
 export type PolicyChangedV1 = z.infer<typeof policyChangedV1>;
 export const POLICY_CHANGED_TYPE = 'agentwatch.scoring.policy.v1';
 
 /** Payload of `scoring.scores.v1`: the outcome of scoring one event. Key: the event's session (or event) id. */
 export const eventScoredV1 = z.object({
-  event_id: uuid,
-  org_id: uuid,
-  session_id: uuid.nullable(),
+  event_id: recordedUuid,
+  org_id: recordedUuid,
+  session_id: recordedUuid.nullable(),
   status: z.enum(['scored', 'failed']),
   score: z.number().int().min(0).max(100).nullable(),
   risk_level: z.enum(RISK_LEVELS).nullable(),
@@ -44,7 +44,7 @@ export const eventScoredV1 = z.object({
   scorer_version: z.string(),
   policy_version: z.number().int().nonnegative(),
   fingerprint: z.string(),
-  scored_at: isoDateTime,
+  scored_at: recordedDateTime,
 });
 export type EventScoredV1 = z.infer<typeof eventScoredV1>;
 export const EVENT_SCORED_TYPE = 'agentwatch.scoring.score.v1';

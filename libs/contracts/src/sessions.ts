@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime, optionalString, storableText, TEXT_LIMITS, uuid } from './common';
+import { isoDateTime, optionalString, recordedDateTime, recordedUuid, TEXT_LIMITS, uuid } from './common';
 
 export const SESSION_STATES = ['active', 'idle', 'ended'] as const;
 export type SessionState = (typeof SESSION_STATES)[number];
@@ -55,17 +55,17 @@ export const sessionLifecycleBody = z.object({ events: z.array(sessionLifecycleI
 
 /** Payload of `ingest.sessions.v1`. Absent optional fields mean "not reported", so they never erase. */
 export const sessionRecordedV1 = z.object({
-  id: uuid,
-  org_id: uuid,
-  session_id: uuid,
+  id: recordedUuid,
+  org_id: recordedUuid,
+  session_id: recordedUuid,
   state: z.enum(SESSION_STATES),
-  timestamp: isoDateTime,
-  session_name: storableText(TEXT_LIMITS.sessionName).nullable(),
-  model: storableText(TEXT_LIMITS.model).nullable(),
-  signing_id: storableText(TEXT_LIMITS.signingId).nullable(),
-  platform: storableText(TEXT_LIMITS.platform).nullable(),
-  parent_id: uuid.nullable(),
-  received_at: isoDateTime,
+  timestamp: recordedDateTime,
+  session_name: z.string().nullable(),
+  model: z.string().nullable(),
+  signing_id: z.string().nullable(),
+  platform: z.string().nullable(),
+  parent_id: recordedUuid.nullable(),
+  received_at: recordedDateTime,
 });
 export type SessionRecordedV1 = z.infer<typeof sessionRecordedV1>;
 

@@ -63,9 +63,9 @@ describe('the storable domain of ingest fields', () => {
     expect(sessionLifecycleItem.safeParse(wrapper).success).toBe(false);
   });
 
-  it('holds records read from the topic to the same domain', () => {
+  it('reads records from the topic by their shape only: the edge has checked their content', () => {
     const record = {
-      id: 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11',
+      id: 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11',
       org_id: '11111111-1111-4111-8111-111111111111',
       client_event_id: null,
       session_id: null,
@@ -78,7 +78,9 @@ describe('the storable domain of ingest fields', () => {
       timestamp: '2026-11-01T12:00:00.000Z',
       received_at: '2026-11-01T12:00:00.000Z',
     };
-    expect(eventRecordedV1.parse(record).id).toBe('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11');
-    expect(eventRecordedV1.safeParse({ ...record, tool_name: 'a\u0000b' }).success).toBe(false);
+    expect(eventRecordedV1.parse(record)).toEqual(record);
+    // Content an older edge let through reaches the database, which refuses it; the runner isolates it.
+    expect(eventRecordedV1.safeParse({ ...record, tool_name: 'a\u0000b' }).success).toBe(true);
+    expect(eventRecordedV1.safeParse({ ...record, timestamp: '2026-11-01T12:00:00' }).success).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime, uuid } from './common';
+import { recordedDateTime, recordedUuid } from './common';
 
 /**
  * Payload of `tenancy.flows.v1`: one journal event of a tenant flow, relayed through the control
@@ -7,15 +7,15 @@ import { isoDateTime, uuid } from './common';
  */
 export const flowEventRecordedV1 = z.object({
   position: z.number().int(),
-  flow_id: uuid,
+  flow_id: recordedUuid,
   flow_kind: z.enum(['onboard', 'offboard']),
-  tenant_id: uuid,
+  tenant_id: recordedUuid,
   slug: z.string(),
   version: z.number().int(),
   type: z.string(),
   data: z.record(z.string(), z.unknown()),
   actor: z.string(),
-  recorded_at: isoDateTime,
+  recorded_at: recordedDateTime,
 });
 export type FlowEventRecordedV1 = z.infer<typeof flowEventRecordedV1>;
 export const FLOW_EVENT_RECORDED_TYPE = 'agentwatch.tenancy.flow-event.v1';
@@ -27,15 +27,15 @@ export const FLOW_EVENT_RECORDED_TYPE = 'agentwatch.tenancy.flow-event.v1';
  */
 export const ingestTokenChangedV1 = z.object({
   action: z.enum(['minted', 'revoked']),
-  token_id: uuid,
-  org_id: uuid,
+  token_id: recordedUuid,
+  org_id: recordedUuid,
   slug: z.string(),
   organization_name: z.string(),
   token_hash: z.string().regex(/^[0-9a-f]{64}$/),
   prefix: z.string(),
   /** The tenant database's schema version when minted; null would mean "not migrated" and is refused. */
   schema_version: z.string().nullable(),
-  at: isoDateTime,
+  at: recordedDateTime,
 });
 export type IngestTokenChangedV1 = z.infer<typeof ingestTokenChangedV1>;
 export const INGEST_TOKEN_CHANGED_TYPE = 'agentwatch.tenancy.ingest-token.v1';
