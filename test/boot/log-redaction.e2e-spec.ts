@@ -80,4 +80,14 @@ describe('JSON logs: one line per request, and no raw credential in any line', (
     const scored = requests.find((entry) => entry.route === '/policies/:customer_id');
     expect(scored).toMatchObject({ org_id: orgId });
   });
+
+  it("keeps a caller's plain X-Request-Id, replaces any other, and logs the id it answers with", async () => {
+    const kept = await call(`${stack.apiUrl}/v1/sessions`, { headers: { 'x-request-id': 'trace-42.a:b' } });
+    expect(kept.headers.get('x-request-id')).toBe('trace-42.a:b');
+    const replaced = await call(`${stack.apiUrl}/v1/sessions`, { headers: { 'x-request-id': 'no spaces <here>' } });
+    const generated = replaced.headers.get('x-request-id');
+    expect(generated).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    const ids = lines.map((line) => JSON.parse(line) as Json).map((entry) => entry.req?.id);
+    expect(ids).toEqual(expect.arrayContaining(['trace-42.a:b', generated]));
+  });
 });

@@ -8,7 +8,7 @@ import { ServerConfig } from './config/fragments';
 import { ErrorShape } from './error-body.filter';
 import { HealthController, READINESS_CHECKS, ReadinessCheck } from './health.controller';
 import { createHttpApp, listen } from './http-app';
-import { LoggedRequest, loggerModule } from './logging';
+import { loggerModule, logRequests } from './logging';
 import { MetricsController } from './metrics.controller';
 
 /** What makes one app: its module, its API document, and the consumers it runs (if any). */
@@ -37,12 +37,6 @@ export interface BootOptions {
 export interface RunningApp {
   app: NestFastifyApplication;
   url: string;
-}
-
-/** Where the credential guards leave the caller: a product principal, or a scoring API key. */
-interface Authenticated {
-  principal?: { orgId?: string | null };
-  apiKey?: { orgId?: string };
 }
 
 /**
@@ -75,18 +69,7 @@ export async function bootApp<C extends ServerConfig>(
     bufferLogs: true,
   });
   app.useLogger(app.get(Logger));
-  // The request log line is written when the answer is finished; the route and the organization are
-  // known to Fastify and the credential guard by then, not to the raw request pino-http sees.
-  app
-    .getHttpAdapter()
-    .getInstance()
-    .addHook('onSend', async (request, _reply, payload) => {
-      const raw = request.raw as LoggedRequest;
-      raw.routePattern = request.routeOptions?.url;
-      const caller = request as unknown as Authenticated;
-      raw.orgId = caller.principal?.orgId ?? caller.apiKey?.orgId ?? null;
-      return payload;
-    });
+  logRequests(app.getHttpAdapter().getInstance());
   definition.configureHttp?.(app);
   await app.init();
   if (definition.consumers) {

@@ -4,6 +4,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { ErrorBodyFilter, ErrorShape } from './error-body.filter';
 import { registerJsonBodyParser } from './json-body.parser';
+import { requestId } from './logging';
 import { documentSharedAnswers, frameworkErrors, MAX_PATH_SEGMENT } from './shared-answers';
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -30,7 +31,9 @@ export async function createHttpApp(module: DynamicModule, options: HttpAppOptio
   const adapter = new FastifyAdapter({
     bodyLimit: MAX_BODY_BYTES,
     trustProxy: true,
-    maxParamLength: MAX_PATH_SEGMENT,
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
+    // The request id of the log line and of X-Request-Id (logging.ts).
+    genReqId: requestId,
     frameworkErrors: frameworkErrors(options.errorShape),
   });
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {

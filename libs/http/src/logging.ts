@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage } from 'node:http';
 import { DynamicModule } from '@nestjs/common';
-import { LoggerModule } from 'nestjs-pino';
+import { FastifyInstance } from 'fastify';
+import { LoggerModule, PinoLogger } from 'nestjs-pino';
 import pino, { DestinationStream, Level } from 'pino';
 import { LogLevel } from './config/fragments';
 
@@ -42,13 +43,13 @@ function scrubbing(destination: DestinationStream): DestinationStream {
   return { write: (line: string) => destination.write(scrubCredentials(line)) };
 }
 
-/** Set by the HTTP layer (bootstrap.ts) before the answer is sent: the request log line reads them. */
-export interface LoggedRequest extends IncomingMessage {
-  routePattern?: string;
-  orgId?: string | null;
-}
-
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** A caller's X-Request-Id is kept when it is a plain token (it correlates with their logs). */
+export function requestId(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
 
 export interface LoggingOptions {
   level: LogLevel;
@@ -56,31 +57,27 @@ export interface LoggingOptions {
   destination?: DestinationStream;
 }
 
+/**
+ * nestjs-pino gives every app its logger. The request line is not pino-http's middleware but a
+ * Fastify hook (`logRequests`): the middleware runs through @fastify/middie and binds an
+ * AsyncLocalStorage per request, which turns on promise hooks for the whole process and costs the
+ * ingest path CPU on every promise (ADR 0010).
+ */
 export function loggerModule(options: LoggingOptions): DynamicModule {
   return LoggerModule.forRoot({
+    forRoutes: [],
     pinoHttp: [
       {
         level: PINO_LEVELS[options.level],
-        // A caller's X-Request-Id is kept when it is a plain token (it correlates with their logs).
-        genReqId: (req: IncomingMessage, res: ServerResponse) => {
-          const given = req.headers['x-request-id'];
-          const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-          res.setHeader('X-Request-Id', id);
-          return id;
-        },
         // Only these fields of a request: never headers (Authorization, X-API-Key, cookies) nor bodies,
         // and the path without its query string.
         serializers: {
-          req: (req: LoggedRequest & { id?: unknown }) => ({
+          req: (req: { id?: unknown; method?: string; url?: string }) => ({
             id: req.id,
             method: req.method,
             url: req.url?.split('?')[0],
           }),
-          res: (res: ServerResponse) => ({ statusCode: res.statusCode }),
-        },
-        customProps: (req: IncomingMessage) => {
-          const { routePattern, orgId } = req as LoggedRequest;
-          return { route: routePattern, ...(orgId ? { org_id: orgId } : {}) };
+          res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
         },
         redact: {
           paths: [
@@ -93,10 +90,42 @@ export function loggerModule(options: LoggingOptions): DynamicModule {
           ],
           censor: '[Redacted]',
         },
-        customSuccessMessage: (req: IncomingMessage, res: ServerResponse) =>
-          `${req.method} ${(req as LoggedRequest).routePattern ?? req.url?.split('?')[0]} ${res.statusCode}`,
       },
       scrubbing(options.destination ?? pino.destination({ dest: 1, sync: true })),
     ],
+  });
+}
+
+/** Where the credential guards leave the caller: a product principal, or a scoring API key. */
+interface Authenticated {
+  principal?: { orgId?: string | null };
+  apiKey?: { orgId?: string };
+}
+
+/**
+ * One line per answered request: request id (echoed as X-Request-Id), method, path, route,
+ * organization, status and latency. The route and the organization are known to Fastify and the
+ * credential guard only once the answer is ready, so the line is written when it is finished.
+ */
+export function logRequests(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    const logger = PinoLogger.root;
+    if (!logger.isLevelEnabled('info')) return;
+    const caller = request as unknown as Authenticated;
+    const orgId = caller.principal?.orgId ?? caller.apiKey?.orgId;
+    const route = request.routeOptions?.url;
+    logger.info(
+      {
+        req: request,
+        res: reply.raw,
+        route,
+        ...(orgId ? { org_id: orgId } : {}),
+        responseTime: Math.round(reply.elapsedTime),
+      },
+      `${request.method} ${route ?? request.url.split('?')[0]} ${reply.statusCode}`,
+    );
   });
 }

@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+// `npm run bench:api -- [--batch 50] [--events 30000] [--rounds 3] [checkout …]`: the cloud API alone
+// (no projector), its CPU per accepted event at one batch size, once per checkout and round,
+// alternating. A checkout is a directory holding a build of the apps (a git worktree of another
+// commit, built); default: this one. The per-request costs (routing, guards, logging, the command
+// bus) weigh most at small batches, which the full bench measures only once per run.
+//
+// It sets up a database (`agentwatch_bench_api`) and a topic prefix of its own, and removes both at
+// the end; the broker and Postgres are the shared ones.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Kafka, logLevel } from 'kafkajs';
+import pg from 'pg';
+import { cli, ensureKafka, ensurePostgres, root, say } from '../lib.mjs';
+import { cpuSeconds, startApp, stopApp } from './stack.mjs';
+
+const { values, positionals } = parseArgs({
+  options: {
+    batch: { type: 'string', default: '50' },
+    events: { type: 'string', default: '30000' },
+    rounds: { type: 'string', default: '3' },
+  },
+  allowPositionals: true,
+});
+const batch = Number(values.batch);
+const events = Number(values.events);
+const checkouts = positionals.length > 0 ? positionals.map((p) => path.resolve(p)) : [root];
+
+const databaseUrl = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/agentwatch');
+databaseUrl.pathname = '/agentwatch_bench_api';
+const prefix = `bench-api-${Date.now().toString(36)}.`;
+const env = {
+  ...process.env,
+  DATABASE_URL: databaseUrl.toString(),
+  KAFKA_TOPIC_PREFIX: prefix,
+  LOG_LEVEL: 'warn',
+  INGEST_RATE_LIMIT_RPS: '1000000',
+  INGEST_RATE_LIMIT_BURST: '1000000',
+};
+const organizations = 20;
+
+await ensurePostgres(env.DATABASE_URL);
+ensureKafka();
+cli(['setup'], env);
+const require = createRequire(import.meta.url);
+const bench = require(path.join(root, 'dist/libs/bench/src/index.js'));
+const { databaseConfigFromEnv } = require(path.join(root, 'dist/libs/db/src/index.js'));
+const deployTokens = (await bench.createBenchOrganizations(databaseConfigFromEnv(env), organizations)).map(
+  (o) => o.deployToken,
+);
+const logDir = path.join(root, 'bench', 'results', `${new Date().toISOString().replace(/[:.]/g, '-')}-api-logs`);
+fs.mkdirSync(logDir, { recursive: true });
+
+async function runOnce(cwd, round) {
+  const app = await startApp('cloud-api', env, { logDir, cwd });
+  try {
+    const fleet = new bench.Fleet({
+      daemons: organizations,
+      batch,
+      events: Number.MAX_SAFE_INTEGER,
+      seed: round + 1,
+      organizations,
+      eventIds: true,
+      startMs: Date.now() - 3_600_000,
+    });
+    const tokens = await bench.registerDaemons(app.url, fleet.daemons, deployTokens);
+    const send = { apiUrl: app.url, tokens, concurrency: 8 };
+    await bench.sendBatches(fleet.batches(40 * batch, batch), send); // warm-up: connections, JIT, metadata
+    const before = cpuSeconds(app.child.pid);
+    const sent = await bench.sendBatches(fleet.batches(events, batch), send);
+    if (sent.accepted !== events) throw new Error(`${sent.accepted} of ${events} accepted: ${JSON.stringify(sent)}`);
+    return ((cpuSeconds(app.child.pid) - before) * 1e6) / events;
+  } finally {
+    await stopApp(app);
+  }
+}
+
+say(`cloud-api alone: ${events} items at batch ${batch}, ${values.rounds} round(s) of ${checkouts.join(' | ')}`);
+const results = Object.fromEntries(checkouts.map((c) => [c, []]));
+try {
+  for (let round = 0; round < Number(values.rounds); round++) {
+    for (const cwd of checkouts) {
+      const us = await runOnce(cwd, round);
+      results[cwd].push(us);
+      console.log(JSON.stringify({ checkout: cwd, round, cpuUsPerEvent: Number(us.toFixed(1)) }));
+    }
+  }
+  for (const [cwd, runs] of Object.entries(results)) {
+    const mean = runs.reduce((a, b) => a + b, 0) / runs.length;
+    console.log(`${cwd}: mean ${mean.toFixed(1)} µs per event (${runs.map((r) => r.toFixed(1)).join(', ')})`);
+  }
+} finally {
+  const admin = new Kafka({
+    brokers: (process.env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(','),
+    logLevel: logLevel.NOTHING,
+  }).admin();
+  await admin.connect();
+  const topics = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
+  if (topics.length > 0) await admin.deleteTopics({ topics });
+  await admin.disconnect();
+  const server = new URL(databaseUrl);
+  server.pathname = '/postgres';
+  const db = new pg.Client({ connectionString: server.toString() });
+  await db.connect();
+  await db.query('DROP DATABASE IF EXISTS agentwatch_bench_api WITH (FORCE)');
+  await db.end();
+}
