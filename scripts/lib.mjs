@@ -98,6 +98,12 @@ export async function ensurePostgres(databaseUrl) {
   die(`PostgreSQL does not answer on ${hostname}:${pgPort}; start it or set DATABASE_URL`);
 }
 
+/** The second cell's PostgreSQL server (scripts/cell-server.mjs), started unless it answers already. */
+export const CELL_SERVER_URL = `postgres://postgres@127.0.0.1:${process.env.CELL_SERVER_PORT ?? 5433}/postgres`;
+export function ensureCellServer() {
+  run('node', ['scripts/cell-server.mjs', 'start'], { what: "starting the second cell's PostgreSQL server" });
+}
+
 /** Starts the local broker unless KAFKA_BROKERS points elsewhere. Returns true when this call started it. */
 export function ensureKafka() {
   if (process.env.KAFKA_BROKERS) {

@@ -10,6 +10,7 @@ import {
   cli,
   DEFAULT_DATABASE_URL,
   die,
+  ensureCellServer,
   ensureDependencies,
   ensureKafka,
   ensurePostgres,
@@ -24,6 +25,7 @@ const projectorPort = env.PROJECTOR_PORT ?? '8083';
 ensureDependencies();
 build();
 await ensurePostgres(env.DATABASE_URL);
+ensureCellServer();
 ensureKafka();
 cli(['setup'], env);
 

@@ -10,6 +10,7 @@ import {
   cli,
   DEFAULT_DATABASE_URL,
   die,
+  ensureCellServer,
   ensureDependencies,
   ensureKafka,
   ensureKcat,
@@ -41,6 +42,7 @@ run('npm', ['run', '--silent', 'lint'], { what: 'lint' });
 run('npm', ['run', '--silent', 'typecheck'], { what: 'typecheck' });
 ensureKcat();
 await ensurePostgres(baseUrl);
+ensureCellServer();
 const startedKafka = ensureKafka();
 
 const pg = (await import('pg')).default;

@@ -8,6 +8,8 @@ import {
   flowEventRecordedV1,
   INGEST_TOKEN_CHANGED_TYPE,
   ingestTokenChangedV1,
+  ROUTE_CHANGED_TYPE,
+  routeChangedV1,
 } from './tenancy';
 import { TOPICS } from './topics';
 
@@ -23,6 +25,7 @@ export const PAYLOADS = {
   [TOPICS.scoringPolicies.name]: { ceType: POLICY_CHANGED_TYPE, schema: policyChangedV1 },
   [TOPICS.tenancyFlows.name]: { ceType: FLOW_EVENT_RECORDED_TYPE, schema: flowEventRecordedV1 },
   [TOPICS.tenancyTokens.name]: { ceType: INGEST_TOKEN_CHANGED_TYPE, schema: ingestTokenChangedV1 },
+  [TOPICS.tenancyRoutes.name]: { ceType: ROUTE_CHANGED_TYPE, schema: routeChangedV1 },
 } as const;
 
 export type PayloadTopic = keyof typeof PAYLOADS;

@@ -39,3 +39,29 @@ export const ingestTokenChangedV1 = z.object({
 });
 export type IngestTokenChangedV1 = z.infer<typeof ingestTokenChangedV1>;
 export const INGEST_TOKEN_CHANGED_TYPE = 'agentwatch.tenancy.ingest-token.v1';
+
+/**
+ * Payload of `tenancy.routes.v1` (compacted; key: the organization id): where a provisioned tenant's
+ * data lives. The control plane publishes a route as soon as the tenant is placed, before any of its
+ * credentials exists, and again at every change. An organization without a route is a self-service
+ * one: its data lives in the shared database of the default cell.
+ */
+export const routeChangedV1 = z.object({
+  org_id: recordedUuid,
+  slug: z.string(),
+  /**
+   * `provisioning`: placed, database not ready; `active`: routable when `schema_version` is not null;
+   * `deprovisioned`: the tenant is gone (its data, database and key with it), never routable again.
+   */
+  state: z.enum(['provisioning', 'active', 'deprovisioned']),
+  cell: z.string(),
+  region: z.string(),
+  /** `host:port` of the cell's Postgres server, without credentials: readers log in with their own role. */
+  server: z.string(),
+  database: z.string(),
+  /** The newest product migration the tenant database records; null: not migrated yet, or dropped. */
+  schema_version: z.string().nullable(),
+  at: recordedDateTime,
+});
+export type RouteChangedV1 = z.infer<typeof routeChangedV1>;
+export const ROUTE_CHANGED_TYPE = 'agentwatch.tenancy.route.v1';

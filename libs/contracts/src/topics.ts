@@ -17,6 +17,8 @@ export const TOPICS = {
   scoringPolicies: { name: 'scoring.policies.v1', retentionMs: FOREVER, cleanupPolicy: 'delete' },
   tenancyFlows: { name: 'tenancy.flows.v1', retentionMs: FOREVER, cleanupPolicy: 'delete' },
   tenancyTokens: { name: 'tenancy.tokens.v1', retentionMs: FOREVER, cleanupPolicy: 'delete' },
+  // The route directory: the newest route of each organization is all a reader needs.
+  tenancyRoutes: { name: 'tenancy.routes.v1', retentionMs: FOREVER, cleanupPolicy: 'compact' },
 } as const satisfies Record<string, TopicSpec>;
 
 export type TopicKey = keyof typeof TOPICS;
