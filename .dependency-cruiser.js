@@ -7,7 +7,7 @@ const infrastructure = 'node_modules/(@nestjs|typeorm|kafkajs|pg|fastify|@fastif
 //
 //   apps/*                                          one process each; never another app
 //   libs/projections                                the projector's read models as one unit (composes contexts)
-//   libs/auth identity ingest scoring tenancy bench the bounded contexts; auth below identity
+//   libs/auth cells identity ingest scoring tenancy bench the bounded contexts; auth below identity
 //   libs/http  libs/kafka  libs/db                  infrastructure: none imports another
 //   libs/contracts  libs/config                     pure: events, payloads, environment validators
 //
@@ -17,7 +17,7 @@ const infrastructure = 'node_modules/(@nestjs|typeorm|kafkajs|pg|fastify|@fastif
 // anything; so may the spec files next to the code, which are tests, not part of the graph they test.
 const foundation = '^libs/(contracts|config)/';
 const infrastructureLibs = '^libs/(http|kafka|db)/';
-const contexts = '^libs/(auth|identity|ingest|scoring|tenancy|bench)/';
+const contexts = '^libs/(auth|cells|identity|ingest|scoring|tenancy|bench)/';
 const composition = '^libs/projections/';
 const tests = '\\.(int-|e2e-)?spec\\.ts$';
 

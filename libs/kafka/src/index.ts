@@ -19,3 +19,4 @@ export * from './topic-export';
 export * from './topic-export-command';
 export * from './topic-export-format';
 export * from './topic-export-progress';
+export * from './topic-tail';

@@ -6,6 +6,7 @@ import { createKafka } from './kafka.client';
 import { KafkaSettings } from './kafka.settings';
 import { KafkaHealth } from './kafka-health';
 import { ensureTopics } from './topic-admin';
+import { TopicTails } from './topic-tail';
 
 @Injectable()
 class TopicsAtStartup implements OnModuleInit {
@@ -31,8 +32,9 @@ export class KafkaModule {
         TopicsAtStartup,
         EventPublisher,
         KafkaHealth,
+        TopicTails,
       ],
-      exports: [KafkaSettings, Kafka, EventPublisher, KafkaHealth],
+      exports: [KafkaSettings, Kafka, EventPublisher, KafkaHealth, TopicTails],
     };
   }
 }

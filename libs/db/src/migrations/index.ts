@@ -48,6 +48,12 @@ export const CONTROL_PLANE_MIGRATIONS = [Tenancy1732406400000];
 
 const timestampOf = (migration: { name: string }) => Number(migration.name.match(/\d{13}$/)?.[0]);
 
+/**
+ * The product schema this build needs: the newest product migration's timestamp, as a tenant
+ * database's route records it (`schema_version`). A database behind it is not routed to.
+ */
+export const PRODUCT_SCHEMA_VERSION = String(Math.max(...PRODUCT_MIGRATIONS.map(timestampOf)));
+
 /** Both sets in timestamp order: the order the shared database has always applied them in. */
 export const MIGRATIONS = [...PRODUCT_MIGRATIONS, ...CONTROL_PLANE_MIGRATIONS].sort(
   (a, b) => timestampOf(a) - timestampOf(b),

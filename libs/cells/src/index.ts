@@ -1,0 +1,5 @@
+export * from './cells.module';
+export * from './domain/placement';
+export * from './route-directory';
+export * from './tenant-data';
+export * from './tenant-databases';

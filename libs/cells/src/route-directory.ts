@@ -1,0 +1,63 @@
+import { RouteChangedV1, routeChangedV1, TOPICS } from '@agentwatch/contracts';
+import { PRODUCT_SCHEMA_VERSION } from '@agentwatch/db';
+import { TopicTail, TopicTails } from '@agentwatch/kafka';
+import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Placement, placementOf } from './domain/placement';
+
+type RouteListener = (route: RouteChangedV1) => void;
+
+/**
+ * The data plane's copy of the route directory: every route of `tenancy.routes.v1`, in memory,
+ * updated as the control plane publishes (so a change reaches every replica without a lookup per
+ * event). An organization without a route is confirmed as a shared-database one once: the reader
+ * first reads the routes topic to its end, and since a tenant's route is published before any of its
+ * credentials exists, a record of a routed tenant can never be taken for a shared one.
+ */
+@Injectable()
+export class RouteDirectory implements OnModuleInit, OnModuleDestroy {
+  private readonly routes = new Map<string, RouteChangedV1>();
+  private readonly confirmedShared = new Set<string>();
+  private readonly listeners: RouteListener[] = [];
+  private readonly tail: TopicTail<RouteChangedV1>;
+
+  constructor(tails: TopicTails) {
+    this.tail = tails.tail({
+      topic: TOPICS.tenancyRoutes.name,
+      schema: routeChangedV1,
+      onRecord: ({ payload }) => this.learn(payload),
+    });
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.tail.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.tail.stop();
+  }
+
+  /** Told of every route as it arrives (pools and keys of a deprovisioned tenant are dropped on it). */
+  onChange(listener: RouteListener): void {
+    this.listeners.push(listener);
+  }
+
+  async placementOf(orgId: string): Promise<Placement> {
+    return (await this.placementsOf([orgId])).get(orgId) as Placement;
+  }
+
+  /** The placements of a batch's organizations: one read to the topic's end if any is new to this process. */
+  async placementsOf(orgIds: Iterable<string>): Promise<Map<string, Placement>> {
+    const unique = [...new Set(orgIds)];
+    if (unique.some((id) => !this.routes.has(id) && !this.confirmedShared.has(id))) {
+      await this.tail.caughtUp();
+      for (const id of unique) if (!this.routes.has(id)) this.confirmedShared.add(id);
+    }
+    return new Map(unique.map((id) => [id, placementOf(this.routes.get(id), PRODUCT_SCHEMA_VERSION)]));
+  }
+
+  private learn(route: RouteChangedV1): void {
+    this.routes.set(route.org_id, route);
+    this.confirmedShared.delete(route.org_id);
+    for (const listener of this.listeners) listener(route);
+  }
+}
