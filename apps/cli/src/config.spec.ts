@@ -35,6 +35,35 @@ describe('CLI configuration', () => {
     expect(() => cliConfigFromEnv(['database', 'kafka'], undefined, { [name]: value })).toThrow(message);
   });
 
+  it('reads the identity provider the way the cloud API does, an empty value counting as unset', () => {
+    const { auth } = cliConfigFromEnv(['auth'], undefined, { AUTH_JWT_AUDIENCE: '', AUTH_DEV_ISSUER_DIR: '/keys' });
+    expect(auth).toMatchObject({
+      jwksUrl: null,
+      issuer: 'agentwatch-dev',
+      audience: 'agentwatch',
+      devIssuerDir: '/keys',
+    });
+  });
+
+  it.each([
+    ['AUTH_HS256_SECRET', 'short', 'AUTH_HS256_SECRET: expected at least 32 characters, got 5'],
+    ['AUTH_JWKS_URL', 'ftp://idp/jwks', 'AUTH_JWKS_URL: expected a https or http URL, got "ftp://idp/jwks"'],
+  ])('%s=%s is refused for a command reading the identity provider', (name, value, message) => {
+    expect(() => cliConfigFromEnv(['auth'], undefined, { [name]: value })).toThrow(message);
+    expect(() => cliConfigFromEnv(['kafka'], undefined, { [name]: value })).not.toThrow();
+  });
+
+  it('a key set without its pinned audience names the missing variable', () => {
+    const env = {
+      AUTH_JWKS_URL: 'https://idp.example/jwks',
+      AUTH_JWT_ISSUER: 'https://idp.example/',
+      AUTH_JWT_AUDIENCE: '',
+    };
+    expect(() => cliConfigFromEnv(['auth'], undefined, env)).toThrow(
+      'AUTH_JWT_AUDIENCE: expected a value while AUTH_JWKS_URL is set',
+    );
+  });
+
   it('reports every offending variable at once', () => {
     const env = { KAFKA_PARTITIONS: 'x', DATABASE_URL: 'http://db/x' };
     expect(() => cliConfigFromEnv(['database', 'kafka'], undefined, env)).toThrow(

@@ -1,3 +1,4 @@
+import { AuthConfig, authConfigFromEnv, authEnv } from '@agentwatch/auth';
 import { parseConfig, textVariables } from '@agentwatch/config';
 import { DatabaseConfig, databaseConfigFromEnv, databaseEnv } from '@agentwatch/db';
 import { KafkaSettings, kafkaEnv, kafkaSettingsFromEnv } from '@agentwatch/kafka';
@@ -5,11 +6,13 @@ import { z } from 'zod';
 
 // The CLI validates the variables of the infrastructure a command reaches, with the apps' fragments
 // and parser: a bad value ends the command (exit 1) naming the variable, before anything connects.
-// A command validates only what it uses: `export` runs with a broken DATABASE_URL, as it always has.
+// A command validates only what it uses: `export` runs with a broken DATABASE_URL, as it always has;
+// `setup` and `dev-token` read the identity provider's variables, as the cloud API does.
 
 export interface CliConfig {
   database: DatabaseConfig;
   kafka: KafkaSettings;
+  auth: AuthConfig;
 }
 
 export type CliNeed = keyof CliConfig;
@@ -18,11 +21,14 @@ export type CliNeed = keyof CliConfig;
 export function cliConfigSchema<N extends CliNeed>(needs: readonly N[], clientId: string) {
   const database = (needs as readonly CliNeed[]).includes('database');
   const kafka = (needs as readonly CliNeed[]).includes('kafka');
-  return z.object({ ...(database ? databaseEnv : {}), ...(kafka ? kafkaEnv : {}) }).transform((env) => {
+  const auth = (needs as readonly CliNeed[]).includes('auth');
+  const shape = { ...(database ? databaseEnv : {}), ...(kafka ? kafkaEnv : {}), ...(auth ? authEnv : {}) };
+  return z.object(shape).transform((env) => {
     const vars = textVariables(env);
     return {
       ...(database ? { database: databaseConfigFromEnv(vars) } : {}),
       ...(kafka ? { kafka: kafkaSettingsFromEnv(clientId, vars) } : {}),
+      ...(auth ? { auth: authConfigFromEnv(vars) } : {}),
     } as Pick<CliConfig, N>;
   });
 }

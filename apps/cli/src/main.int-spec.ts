@@ -30,4 +30,26 @@ describe('the built CLI with an invalid configuration', () => {
     expect(code).toBe(1);
     expect(stderr).toContain('DATABASE_URL: expected a postgres or postgresql URL, got "mysql://127.0.0.1/agentwatch"');
   });
+
+  it('names an invalid AUTH_HS256_SECRET for dev-token, without echoing it', async () => {
+    const env = { ...infrastructureEnv(), AUTH_HS256_SECRET: 'too-short-to-sign' };
+    const { code, stderr } = await runCli(['dev-token', '--sub', 'alice'], env);
+    expect(code).toBe(1);
+    expect(stderr).toContain('AUTH_HS256_SECRET: expected at least 32 characters, got 17');
+    expect(stderr).not.toContain('too-short-to-sign');
+  });
+
+  it('names the audience a key set leaves unpinned, before setup touches the database', async () => {
+    const env = {
+      ...infrastructureEnv(),
+      AUTH_JWKS_URL: 'https://idp.example/.well-known/jwks.json',
+      AUTH_JWT_ISSUER: 'https://idp.example/',
+      AUTH_JWT_AUDIENCE: '',
+      DATABASE_URL: 'postgres://127.0.0.1:1/never_created',
+    };
+    const { code, stderr } = await runCli(['setup'], env);
+    expect(code).toBe(1);
+    expect(stderr).toContain('agentwatch: invalid configuration');
+    expect(stderr).toContain('AUTH_JWT_AUDIENCE: expected a value while AUTH_JWKS_URL is set');
+  });
 });

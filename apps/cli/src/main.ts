@@ -1,4 +1,4 @@
-import { authConfigFromEnv, ensureDevIssuerKeys, mintDevToken } from '@agentwatch/auth';
+import { ensureDevIssuerKeys, mintDevToken } from '@agentwatch/auth';
 import { TOPICS } from '@agentwatch/contracts';
 import { bootstrapDatabase, dropTestDatabase, ensureAutovacuum, ownerDataSource } from '@agentwatch/db';
 import { insertDeployToken, insertOrganization } from '@agentwatch/identity';
@@ -17,7 +17,7 @@ program
   .command('setup')
   .description('create the database, roles and topics when missing, and run migrations (idempotent)')
   .action(async () => {
-    const { database, kafka: settings } = cliConfigFromEnv(['database', 'kafka']);
+    const { database, kafka: settings, auth } = cliConfigFromEnv(['database', 'kafka', 'auth']);
     const applied = await bootstrapDatabase(database);
     console.log(`database ${database.database}: ${applied.length ? `applied ${applied.join(', ')}` : 'up to date'}`);
     const autovacuum = await ensureAutovacuum(database.adminUrl);
@@ -30,7 +30,6 @@ program
     console.log(
       `topics: ${created.length ? `created ${created.length}` : 'all present'} (prefix "${settings.prefix}")`,
     );
-    const auth = authConfigFromEnv();
     if (!auth.jwksUrl) {
       await ensureDevIssuerKeys(auth.devIssuerDir);
       console.log(
@@ -46,7 +45,7 @@ program
   .option('--org <id>', 'organization id claim (omit to act through the memberships made by POST /v1/tenant)')
   .option('--ttl <seconds>', 'lifetime in seconds', '3600')
   .action(async (options: { sub: string; org?: string; ttl: string }) => {
-    const auth = authConfigFromEnv();
+    const { auth } = cliConfigFromEnv(['auth']);
     if (auth.jwksUrl)
       throw new Error('AUTH_JWKS_URL is set: tokens come from that identity provider, not from the dev issuer');
     await ensureDevIssuerKeys(auth.devIssuerDir);

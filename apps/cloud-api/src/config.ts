@@ -1,5 +1,5 @@
-import { AuthConfig, assertAuthConfig, authConfigFromEnv } from '@agentwatch/auth';
-import { integer, parseConfig, port, secretText, text, textVariables, urlText } from '@agentwatch/config';
+import { AuthConfig, authConfigFromEnv, authEnv } from '@agentwatch/auth';
+import { integer, parseConfig, port, textVariables } from '@agentwatch/config';
 import { DatabaseConfig, databaseConfigFromEnv, databaseEnv } from '@agentwatch/db';
 import { ServerConfig, serverEnv } from '@agentwatch/http';
 import { KafkaSettings, kafkaEnv, kafkaSettingsFromEnv } from '@agentwatch/kafka';
@@ -10,29 +10,20 @@ export const cloudApiConfigSchema = z
     ...serverEnv,
     ...databaseEnv,
     ...kafkaEnv,
+    ...authEnv,
     CLOUD_API_PORT: port(8080),
-    AUTH_JWKS_URL: urlText(['https', 'http']),
-    AUTH_JWT_ISSUER: text(),
-    AUTH_JWT_AUDIENCE: text(),
-    AUTH_HS256_SECRET: secretText(32),
-    AUTH_ORG_CLAIM: text(),
-    AUTH_DEV_ISSUER_DIR: text(),
     INGEST_RATE_LIMIT_RPS: integer('a positive integer (requests per second)', 200, 1),
     INGEST_RATE_LIMIT_BURST: integer('a positive integer (requests)', 400, 1),
   })
-  .transform((env) => {
-    const auth = authConfigFromEnv(textVariables(env));
-    assertAuthConfig(auth);
-    return {
-      port: env.CLOUD_API_PORT,
-      host: env.HOST,
-      logLevel: env.LOG_LEVEL,
-      database: databaseConfigFromEnv(textVariables(env)),
-      kafka: kafkaSettingsFromEnv('agentwatch-cloud-api', textVariables(env)),
-      auth,
-      rateLimit: { rps: env.INGEST_RATE_LIMIT_RPS, burst: env.INGEST_RATE_LIMIT_BURST },
-    };
-  });
+  .transform((env) => ({
+    port: env.CLOUD_API_PORT,
+    host: env.HOST,
+    logLevel: env.LOG_LEVEL,
+    database: databaseConfigFromEnv(textVariables(env)),
+    kafka: kafkaSettingsFromEnv('agentwatch-cloud-api', textVariables(env)),
+    auth: authConfigFromEnv(textVariables(env)),
+    rateLimit: { rps: env.INGEST_RATE_LIMIT_RPS, burst: env.INGEST_RATE_LIMIT_BURST },
+  }));
 
 export interface CloudApiConfig extends ServerConfig {
   database: DatabaseConfig;

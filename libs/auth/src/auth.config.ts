@@ -17,23 +17,34 @@ export abstract class AuthConfig {
 export const DEV_ISSUER = 'agentwatch-dev';
 export const DEV_AUDIENCE = 'agentwatch';
 
+/**
+ * Builds the settings and checks the rules that span variables; throws naming the variables. An empty
+ * value counts as unset, as for every variable: an empty issuer or audience would not pin anything
+ * (the verifier skips an empty claim check), so it takes the default or, with a key set, is refused.
+ */
 export function authConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AuthConfig {
-  const jwksUrl = env.AUTH_JWKS_URL || null;
-  return {
+  const value = (name: string) => env[name] || undefined;
+  const jwksUrl = value('AUTH_JWKS_URL') ?? null;
+  const config: AuthConfig = {
     jwksUrl,
-    issuer: env.AUTH_JWT_ISSUER ?? (jwksUrl ? '' : DEV_ISSUER),
-    audience: env.AUTH_JWT_AUDIENCE ?? (jwksUrl ? '' : DEV_AUDIENCE),
-    hs256Secret: env.AUTH_HS256_SECRET || null,
-    orgClaim: env.AUTH_ORG_CLAIM || 'org_id',
-    devIssuerDir: env.AUTH_DEV_ISSUER_DIR ?? path.join(process.cwd(), '.local', 'dev-issuer'),
+    issuer: value('AUTH_JWT_ISSUER') ?? (jwksUrl ? '' : DEV_ISSUER),
+    audience: value('AUTH_JWT_AUDIENCE') ?? (jwksUrl ? '' : DEV_AUDIENCE),
+    hs256Secret: value('AUTH_HS256_SECRET') ?? null,
+    orgClaim: value('AUTH_ORG_CLAIM') ?? 'org_id',
+    devIssuerDir: value('AUTH_DEV_ISSUER_DIR') ?? path.join(process.cwd(), '.local', 'dev-issuer'),
   };
+  assertAuthConfig(config);
+  return config;
 }
 
 export function assertAuthConfig(config: AuthConfig): void {
-  if (config.jwksUrl && (!config.issuer || !config.audience)) {
-    throw new Error('AUTH_JWKS_URL is set: AUTH_JWT_ISSUER and AUTH_JWT_AUDIENCE must be set too (both are pinned)');
+  const unpinned = [...(config.issuer ? [] : ['AUTH_JWT_ISSUER']), ...(config.audience ? [] : ['AUTH_JWT_AUDIENCE'])];
+  if (config.jwksUrl && unpinned.length) {
+    throw new Error(
+      `${unpinned.join(', ')}: expected a value while AUTH_JWKS_URL is set (tokens of that identity provider are pinned to an issuer and an audience)`,
+    );
   }
   if (config.hs256Secret && config.hs256Secret.length < 32) {
-    throw new Error('AUTH_HS256_SECRET must be at least 32 characters');
+    throw new Error(`AUTH_HS256_SECRET: expected at least 32 characters, got ${config.hs256Secret.length}`);
   }
 }

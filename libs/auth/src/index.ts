@@ -1,6 +1,7 @@
 export * from './api-key.guard';
 export * from './api-keys';
 export * from './auth.config';
+export * from './auth.env';
 export * from './auth.module';
 export * from './credential.guard';
 export * from './dev-issuer';

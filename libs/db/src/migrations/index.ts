@@ -12,6 +12,7 @@ import { ScoreDetailsAsJson1733011200000 } from './1733011200000-score-details-a
 import { RateLimitsUnlogged1733097600000 } from './1733097600000-rate-limits-unlogged';
 import { EventRiskWaitingOnly1733184000000 } from './1733184000000-event-risk-waiting-only';
 import { DeadLetterRedrives1733270400000 } from './1733270400000-dead-letter-redrives';
+import { SessionMetadataTimes1733356800000 } from './1733356800000-session-metadata-times';
 
 export { EVENT_RISK_LOCK } from './1732320000000-scoring';
 
@@ -41,6 +42,7 @@ export const PRODUCT_MIGRATIONS = [
   RateLimitsUnlogged1733097600000,
   EventRiskWaitingOnly1733184000000,
   DeadLetterRedrives1733270400000,
+  SessionMetadataTimes1733356800000,
 ];
 
 /** The control plane's own tables: the shared database only. */

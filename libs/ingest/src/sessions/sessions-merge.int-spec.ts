@@ -5,7 +5,7 @@ import { ProjectionBatch } from '@agentwatch/kafka';
 import { fuzzBudget } from '@agentwatch/testing';
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
-import { METADATA, mergeAll, SessionInput, SessionRow } from './domain/session-merge';
+import { METADATA, mergeAll, SessionInput, SessionRow, timeOf } from './domain/session-merge';
 import { lifecycleRecord } from './domain/session-merge.arbitraries';
 import { SessionsProjection } from './sessions.projection';
 
@@ -86,8 +86,9 @@ describe('the sessions merge in SQL agrees with its pure model', () => {
 
   async function rows(orgId: string): Promise<Map<string, SessionRow>> {
     const millis = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8 AS ${column}`;
+    const times = ['state_at', 'started_at', 'ended_at', 'last_seen_at', ...METADATA.map(timeOf)];
     const result: (SessionRow & { id: string })[] = await dataSource.query(
-      `SELECT id, state, ${['state_at', 'started_at', 'ended_at', 'last_seen_at', 'record_at'].map(millis).join(', ')},
+      `SELECT id, state, ${times.map(millis).join(', ')},
               ${METADATA.join(', ')}
          FROM sessions WHERE org_id = $1`,
       [orgId],
@@ -95,19 +96,27 @@ describe('the sessions merge in SQL agrees with its pure model', () => {
     return new Map(result.map(({ id, ...row }) => [id, row]));
   }
 
-  it('gives every session the row the model gives, for any arrivals cut into any batches', async () => {
-    await fc.assert(
-      fc.asyncProperty(arrivals, cuts, async (list, cutAt) => {
-        const orgId = randomUUID();
-        const ids = Array.from({ length: SESSIONS }, () => randomUUID());
-        for (const batch of batches(list, cutAt)) await project(orgId, ids, batch);
+  /** Projects the arrivals, cut into batches, for a fresh organization: its sessions' rows (none: undefined). */
+  async function projected(list: Arrival[], cutAt: number[]): Promise<(SessionRow | undefined)[]> {
+    const orgId = randomUUID();
+    const ids = Array.from({ length: SESSIONS }, () => randomUUID());
+    for (const batch of batches(list, cutAt)) await project(orgId, ids, batch);
+    const byId = await rows(orgId);
+    return ids.map((id) => byId.get(id));
+  }
 
-        const expected = new Map<string, SessionRow>();
-        ids.forEach((id, session) => {
-          const row = mergeAll(list.filter((a) => a.session === session).map((a) => a.input));
-          if (row) expected.set(id, row);
-        });
-        expect(await rows(orgId)).toEqual(expected);
+  it('gives every session the model’s row, for any permutation of the arrivals cut into any batches', async () => {
+    const permuted = arrivals.chain((list) =>
+      fc.tuple(fc.constant(list), fc.shuffledSubarray(list, { minLength: list.length }), cuts, cuts),
+    );
+    await fc.assert(
+      fc.asyncProperty(permuted, async ([list, shuffled, cutAt, otherCutAt]) => {
+        const model = Array.from({ length: SESSIONS }, (_, session) =>
+          mergeAll(list.filter((a) => a.session === session).map((a) => a.input)),
+        );
+        const expected = model.map((row) => row ?? undefined);
+        expect(await projected(list, cutAt)).toEqual(expected);
+        expect(await projected(shuffled, otherCutAt)).toEqual(expected);
       }),
       { seed, numRuns: runs(40) },
     );

@@ -6,23 +6,42 @@ import { EntityManager } from 'typeorm';
 
 /**
  * The sessions read model, merged from lifecycle records and from events. The merge is written so
- * that the order in which records arrive does not matter (docs/api/cloud.md):
+ * that the order in which records arrive does not matter (docs/api/cloud.md; the pure model in
+ * domain/session-merge.ts is checked against this SQL on Postgres):
  * - `ended` is final, dated by the earliest `ended` record;
  * - otherwise the record with the latest timestamp sets the state: a late, older record never
  *   regresses it;
- * - metadata of the newest lifecycle record wins, and a missing field never erases a known one;
- *   one record_at serves every column, so this holds in any order only while the newest record
- *   carries every field and no two records share a time; otherwise the value kept depends on
- *   arrival (a time per column would lift that);
+ * - each metadata column keeps the value of the newest record that reported one, dated by its own
+ *   `<column>_at`; records of the same time tie-break on the greater value (byte order), and a
+ *   missing field never erases a known one;
  * - started_at / last_seen_at are the earliest / latest time seen, events included.
  * A session known only from events is `active` from its first event, and any lifecycle record
  * overrides that (its state_at is -infinity).
+ *
+ * The per-column times are plain timestamptz columns rather than one jsonb of times: fixed width,
+ * free while NULL (a column has no time until it has a value), compared natively in the upsert,
+ * where a jsonb would be built, decoded and cast for every record of the hot path.
  */
+const METADATA_COLUMNS = [
+  { column: 'session_name', type: 'text' },
+  { column: 'model', type: 'text' },
+  { column: 'signing_id', type: 'text' },
+  { column: 'platform', type: 'text' },
+  { column: 'parent_id', type: 'uuid' },
+] as const;
+
+/** Whether the record's value replaces the row's: a greatest (time, value) per column; text in byte order. */
+function newerValue({ column, type }: (typeof METADATA_COLUMNS)[number]): string {
+  const collate = type === 'text' ? ' COLLATE "C"' : '';
+  return `EXCLUDED.${column} IS NOT NULL AND (s.${column} IS NULL
+            OR (EXCLUDED.${column}_at, EXCLUDED.${column}${collate}) > (s.${column}_at, s.${column}${collate}))`;
+}
+
 const MERGE_LIFECYCLE = `
-  INSERT INTO sessions AS s (org_id, id, session_name, model, signing_id, platform, parent_id,
-                             state, state_at, started_at, ended_at, last_seen_at, record_at)
-  SELECT org_id, id, session_name, model, signing_id, platform, parent_id,
-         state, at, at, CASE WHEN state = 'ended' THEN at END, at, at
+  INSERT INTO sessions AS s (org_id, id, ${METADATA_COLUMNS.map(({ column }) => `${column}, ${column}_at`).join(', ')},
+                             state, state_at, started_at, ended_at, last_seen_at)
+  SELECT org_id, id, ${METADATA_COLUMNS.map(({ column }) => `${column}, CASE WHEN ${column} IS NOT NULL THEN at END`).join(', ')},
+         state, at, at, CASE WHEN state = 'ended' THEN at END, at
     FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::uuid[], $8::text[], $9::timestamptz[])
       AS r(org_id, id, session_name, model, signing_id, platform, parent_id, state, at)
   ON CONFLICT (org_id, id) DO UPDATE SET
@@ -38,18 +57,11 @@ const MERGE_LIFECYCLE = `
     ended_at = LEAST(s.ended_at, EXCLUDED.ended_at),
     started_at = LEAST(s.started_at, EXCLUDED.started_at),
     last_seen_at = GREATEST(s.last_seen_at, EXCLUDED.last_seen_at),
-    record_at = GREATEST(s.record_at, EXCLUDED.record_at),
-    session_name = ${newestKnown('session_name')},
-    model = ${newestKnown('model')},
-    signing_id = ${newestKnown('signing_id')},
-    platform = ${newestKnown('platform')},
-    parent_id = ${newestKnown('parent_id')}`;
-
-function newestKnown(column: string): string {
-  return `CASE WHEN EXCLUDED.record_at >= COALESCE(s.record_at, '-infinity')
-               THEN COALESCE(EXCLUDED.${column}, s.${column})
-               ELSE COALESCE(s.${column}, EXCLUDED.${column}) END`;
-}
+    ${METADATA_COLUMNS.map(
+      (metadata) =>
+        `${metadata.column} = CASE WHEN ${newerValue(metadata)} THEN EXCLUDED.${metadata.column} ELSE s.${metadata.column} END,
+    ${metadata.column}_at = CASE WHEN ${newerValue(metadata)} THEN EXCLUDED.${metadata.column}_at ELSE s.${metadata.column}_at END`,
+    ).join(',\n    ')}`;
 
 const TOUCH_FROM_EVENTS = `
   INSERT INTO sessions AS s (org_id, id, state, state_at, started_at, last_seen_at)

@@ -9,7 +9,8 @@ export function lifecycleRecord(
   at: fc.Arbitrary<number>,
   parentIds: string[],
 ): fc.Arbitrary<{ kind: 'lifecycle' } & LifecycleRecord> {
-  const text = fc.option(fc.constantFrom('a', 'b'), { nil: null });
+  // Few values, so that ties are common; two whose UTF-16 order is not their code point order.
+  const text = fc.option(fc.constantFrom('a', 'b', '～', '😀'), { nil: null });
   return fc.record({
     kind: fc.constant('lifecycle' as const),
     state: fc.constantFrom(...SESSION_STATES),

@@ -6,22 +6,20 @@ import { SessionState } from '@agentwatch/contracts';
  * rules can be tested one at a time and the SQL checked against them. Times are epoch milliseconds;
  * `-Infinity` is Postgres' '-infinity' and `null` is SQL NULL, which LEAST / GREATEST skip.
  */
-export interface SessionRow {
+export const METADATA = ['session_name', 'model', 'signing_id', 'platform', 'parent_id'] as const;
+export type MetadataField = (typeof METADATA)[number];
+export type SessionMetadata = Record<MetadataField, string | null>;
+/** `<field>_at`: the time of the record whose value the column holds; null exactly while the value is. */
+export type MetadataTimes = { [F in MetadataField as `${F}_at`]: number | null };
+export const timeOf = <F extends MetadataField>(field: F) => `${field}_at` as `${F}_at`;
+
+export interface SessionRow extends SessionMetadata, MetadataTimes {
   state: SessionState;
   state_at: number;
   started_at: number | null;
   ended_at: number | null;
   last_seen_at: number;
-  record_at: number | null;
-  session_name: string | null;
-  model: string | null;
-  signing_id: string | null;
-  platform: string | null;
-  parent_id: string | null;
 }
-
-export const METADATA = ['session_name', 'model', 'signing_id', 'platform', 'parent_id'] as const;
-export type SessionMetadata = Pick<SessionRow, (typeof METADATA)[number]>;
 
 export interface LifecycleRecord extends SessionMetadata {
   state: SessionState;
@@ -34,19 +32,22 @@ export interface SessionEvent {
 
 const defined = (values: (number | null)[]) => values.filter((v): v is number => v !== null);
 const least = (...values: (number | null)[]) => (defined(values).length ? Math.min(...defined(values)) : null);
-const greatest = (...values: (number | null)[]) => (defined(values).length ? Math.max(...defined(values)) : null);
 
 /** The row a lifecycle record inserts, also its EXCLUDED row on conflict. */
 function fromRecord(record: LifecycleRecord): SessionRow {
   const { state, at } = record;
-  const metadata = Object.fromEntries(METADATA.map((field) => [field, record[field]])) as SessionMetadata;
+  const metadata = Object.fromEntries(
+    METADATA.flatMap((field) => [
+      [field, record[field]],
+      [timeOf(field), record[field] === null ? null : at],
+    ]),
+  ) as SessionMetadata & MetadataTimes;
   return {
     state,
     state_at: at,
     started_at: at,
     ended_at: state === 'ended' ? at : null,
     last_seen_at: at,
-    record_at: at,
     ...metadata,
   };
 }
@@ -66,19 +67,39 @@ function mergedState(row: SessionRow, incoming: SessionRow): Pick<SessionRow, 's
   };
 }
 
+/** Order of code points, which is the byte order of UTF-8 text under `COLLATE "C"` and of uuids. */
+function compareCodePoints(a: string, b: string): number {
+  const x = Array.from(a, (c) => c.codePointAt(0)!);
+  const y = Array.from(b, (c) => c.codePointAt(0)!);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
+}
+
 /**
- * `newestKnown`: the newer side's value unless it has none; the record wins a tie on record_at.
- * The row keeps one record_at for all columns, so a value kept from an older record is not dated:
- * which one survives can depend on arrival order (see the projection's header).
+ * `newerValue` in SQL: each column keeps the value of the newest record that reported one, records of
+ * the same time tie-breaking on the greater value. A maximum per column, so the row is the same
+ * whatever order the records arrive in, and a missing field never erases a known one.
  */
-function mergedMetadata(row: SessionRow, incoming: SessionRow): SessionMetadata {
-  const incomingIsNewer = incoming.record_at! >= (row.record_at ?? -Infinity);
+function takesIncoming(row: SessionRow, incoming: SessionRow, field: MetadataField): boolean {
+  const value = incoming[field];
+  const current = row[field];
+  if (value === null) return false;
+  if (current === null) return true;
+  const at = incoming[timeOf(field)]!;
+  const currentAt = row[timeOf(field)]!;
+  return at > currentAt || (at === currentAt && compareCodePoints(value, current) > 0);
+}
+
+function mergedMetadata(row: SessionRow, incoming: SessionRow): SessionMetadata & MetadataTimes {
   return Object.fromEntries(
-    METADATA.map((field) => [
-      field,
-      incomingIsNewer ? (incoming[field] ?? row[field]) : (row[field] ?? incoming[field]),
-    ]),
-  ) as SessionMetadata;
+    METADATA.flatMap((field) => {
+      const from = takesIncoming(row, incoming, field) ? incoming : row;
+      return [
+        [field, from[field]],
+        [timeOf(field), from[timeOf(field)]],
+      ];
+    }),
+  ) as SessionMetadata & MetadataTimes;
 }
 
 export function mergeLifecycle(row: SessionRow | null, record: LifecycleRecord): SessionRow {
@@ -89,7 +110,6 @@ export function mergeLifecycle(row: SessionRow | null, record: LifecycleRecord):
     ended_at: least(row.ended_at, incoming.ended_at),
     started_at: least(row.started_at, incoming.started_at),
     last_seen_at: Math.max(row.last_seen_at, incoming.last_seen_at),
-    record_at: greatest(row.record_at, incoming.record_at),
     ...mergedMetadata(row, incoming),
   };
 }
@@ -106,12 +126,12 @@ export function touchFromEvent(row: SessionRow | null, event: SessionEvent): Ses
       started_at: event.at,
       ended_at: null,
       last_seen_at: event.at,
-      record_at: null,
-      session_name: null,
-      model: null,
-      signing_id: null,
-      platform: null,
-      parent_id: null,
+      ...(Object.fromEntries(
+        METADATA.flatMap((field) => [
+          [field, null],
+          [timeOf(field), null],
+        ]),
+      ) as SessionMetadata & MetadataTimes),
     };
   }
   return { ...row, started_at: least(row.started_at, event.at), last_seen_at: Math.max(row.last_seen_at, event.at) };
