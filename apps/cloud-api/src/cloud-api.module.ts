@@ -1,4 +1,5 @@
 import { AuthModule } from '@agentwatch/auth';
+import { CellsModule } from '@agentwatch/cells';
 import { DatabaseModule } from '@agentwatch/db';
 import { IdentityApiModule } from '@agentwatch/identity';
 import { IngestApiModule } from '@agentwatch/ingest';
@@ -19,6 +20,13 @@ export class CloudApiModule {
           poolSize: 20,
         }),
         KafkaModule.forRoot(config.kafka),
+        // Organizations' data follows their route; identity (credentials, memberships) stays shared.
+        CellsModule.forRoot({
+          role: 'app',
+          rolePassword: config.database.rolePassword,
+          poolSize: config.tenantPoolSize,
+          applicationName: 'agentwatch-cloud-api',
+        }),
         AuthModule.forRoot(config.auth),
         IdentityApiModule,
         IngestApiModule.forRoot({ rateLimit: config.rateLimit }),

@@ -14,6 +14,7 @@ export const cloudApiConfigSchema = z
     CLOUD_API_PORT: port(8080),
     INGEST_RATE_LIMIT_RPS: integer('a positive integer (requests per second)', 200, 1),
     INGEST_RATE_LIMIT_BURST: integer('a positive integer (requests)', 400, 1),
+    TENANT_DATABASE_POOL_SIZE: integer('a positive integer (connections per tenant database)', 5, 1),
   })
   .transform((env) => ({
     port: env.CLOUD_API_PORT,
@@ -23,6 +24,7 @@ export const cloudApiConfigSchema = z
     kafka: kafkaSettingsFromEnv('agentwatch-cloud-api', textVariables(env)),
     auth: authConfigFromEnv(textVariables(env)),
     rateLimit: { rps: env.INGEST_RATE_LIMIT_RPS, burst: env.INGEST_RATE_LIMIT_BURST },
+    tenantPoolSize: env.TENANT_DATABASE_POOL_SIZE,
   }));
 
 export interface CloudApiConfig extends ServerConfig {
@@ -30,6 +32,8 @@ export interface CloudApiConfig extends ServerConfig {
   kafka: KafkaSettings;
   auth: AuthConfig;
   rateLimit: { rps: number; burst: number };
+  /** Connections of each provisioned tenant's database pool (opened on the tenant's first request). */
+  tenantPoolSize: number;
 }
 
 export function cloudApiConfigFromEnv(env: NodeJS.ProcessEnv = process.env): CloudApiConfig {

@@ -1,4 +1,4 @@
-import { parseConfig, port, textVariables } from '@agentwatch/config';
+import { integer, parseConfig, port, textVariables } from '@agentwatch/config';
 import { DatabaseConfig, databaseConfigFromEnv, databaseEnv } from '@agentwatch/db';
 import { llmEnv, ServerConfig, serverEnv } from '@agentwatch/http';
 import { KafkaSettings, kafkaEnv, kafkaSettingsFromEnv } from '@agentwatch/kafka';
@@ -6,7 +6,14 @@ import { LlmSettings, llmSettingsFromEnv } from '@agentwatch/scoring';
 import { z } from 'zod';
 
 export const scoringApiConfigSchema = z
-  .object({ ...serverEnv, ...databaseEnv, ...kafkaEnv, ...llmEnv, SCORING_API_PORT: port(8081) })
+  .object({
+    ...serverEnv,
+    ...databaseEnv,
+    ...kafkaEnv,
+    ...llmEnv,
+    SCORING_API_PORT: port(8081),
+    TENANT_DATABASE_POOL_SIZE: integer('a positive integer (connections per tenant database)', 5, 1),
+  })
   .transform((env) => ({
     port: env.SCORING_API_PORT,
     host: env.HOST,
@@ -14,12 +21,15 @@ export const scoringApiConfigSchema = z
     database: databaseConfigFromEnv(textVariables(env)),
     kafka: kafkaSettingsFromEnv('agentwatch-scoring-api', textVariables(env)),
     llm: llmSettingsFromEnv(textVariables(env)),
+    tenantPoolSize: env.TENANT_DATABASE_POOL_SIZE,
   }));
 
 export interface ScoringApiConfig extends ServerConfig {
   database: DatabaseConfig;
   kafka: KafkaSettings;
   llm: LlmSettings;
+  /** Connections of each provisioned tenant's database pool (opened on the tenant's first request). */
+  tenantPoolSize: number;
 }
 
 export function scoringApiConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ScoringApiConfig {

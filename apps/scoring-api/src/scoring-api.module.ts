@@ -1,3 +1,4 @@
+import { CellsModule } from '@agentwatch/cells';
 import { DatabaseModule } from '@agentwatch/db';
 import { KafkaModule } from '@agentwatch/kafka';
 import { ScoringApiModule } from '@agentwatch/scoring';
@@ -17,6 +18,13 @@ export class ScoringApiAppModule {
           poolSize: 10,
         }),
         KafkaModule.forRoot(config.kafka),
+        // Policies and scores follow the organization's route; API keys stay in the shared database.
+        CellsModule.forRoot({
+          role: 'app',
+          rolePassword: config.database.rolePassword,
+          poolSize: config.tenantPoolSize,
+          applicationName: 'agentwatch-scoring-api',
+        }),
         ScoringApiModule.forRoot(config.llm),
       ],
     };

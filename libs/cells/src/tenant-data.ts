@@ -23,6 +23,7 @@ export class TenantData {
 
   constructor(
     private readonly shared: OrgScope,
+    private readonly sharedSource: DataSource,
     private readonly directory: RouteDirectory,
     private readonly databases: TenantDatabases,
     private readonly settings: CellsSettings,
@@ -42,6 +43,22 @@ export class TenantData {
           return work(manager);
         });
       }
+    }
+  }
+
+  /**
+   * The pool of the organization's database, for work that manages its own transaction (a list
+   * streamed over several round trips). The caller sets `app.org_id` itself; unavailable → 503.
+   */
+  async dataSourceOf(orgId: string): Promise<DataSource> {
+    const placement = await this.directory.placementOf(orgId);
+    switch (placement.kind) {
+      case 'shared':
+        return this.sharedSource;
+      case 'unavailable':
+        throw new TenantUnavailable(placement.reason);
+      case 'tenant':
+        return this.tenantDataSource(placement);
     }
   }
 

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
+import { RetryLater } from './api-errors';
 
 /** Every error answer is a JSON object with a string `error` field (spec §7), whatever raised it. */
 @Catch()
@@ -17,6 +18,7 @@ export class ErrorBodyFilter implements ExceptionFilter {
     const [status, body] = errorAnswer(exception);
     if (status >= 500 && status !== 503)
       this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+    if (exception instanceof RetryLater) void reply.header('Retry-After', String(exception.retryAfterSeconds));
     void reply.status(status).send(this.shape(status, body));
   }
 }

@@ -1,4 +1,5 @@
-import { OrgScope, Queryable } from '@agentwatch/db';
+import { TenantData } from '@agentwatch/cells';
+import { Queryable } from '@agentwatch/db';
 import { StreamableFile } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { z } from 'zod';
@@ -54,7 +55,7 @@ export class ListAgents extends Query<{ agents: AgentView[]; next_cursor: string
 @QueryHandler(ListAgents)
 export class ListAgentsHandler implements IQueryHandler<ListAgents> {
   constructor(
-    private readonly db: OrgScope,
+    private readonly db: TenantData,
     private readonly streamer: ListStreamer,
   ) {}
 

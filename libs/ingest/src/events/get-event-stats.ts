@@ -1,4 +1,4 @@
-import { OrgScope } from '@agentwatch/db';
+import { TenantData } from '@agentwatch/cells';
 import { ProjectionLag } from '@agentwatch/kafka';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { RiskLevelCounts, riskLevelCounts } from './domain/risk-levels';
@@ -34,7 +34,7 @@ export class GetEventStats extends Query<EventStats> {
 @QueryHandler(GetEventStats)
 export class GetEventStatsHandler implements IQueryHandler<GetEventStats> {
   constructor(
-    private readonly db: OrgScope,
+    private readonly db: TenantData,
     private readonly lag: ProjectionLag,
   ) {}
 

@@ -1,4 +1,4 @@
-import { OrgScope } from '@agentwatch/db';
+import { TenantData } from '@agentwatch/cells';
 import { notFound } from '@agentwatch/http';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { EVENT_COLUMNS, EventView, toEventView } from './event-view';
@@ -21,7 +21,7 @@ export class GetEvent extends Query<EventDetail> {
 
 @QueryHandler(GetEvent)
 export class GetEventHandler implements IQueryHandler<GetEvent> {
-  constructor(private readonly db: OrgScope) {}
+  constructor(private readonly db: TenantData) {}
 
   execute({ orgId, id }: GetEvent): Promise<EventDetail> {
     return this.db.run(orgId, async (q) => {

@@ -1,5 +1,5 @@
+import { TenantData } from '@agentwatch/cells';
 import { ACTION_TYPES, DECISIONS, isoDateTime, storableText, TEXT_LIMITS, uuid } from '@agentwatch/contracts';
-import { OrgScope } from '@agentwatch/db';
 import { badRequest } from '@agentwatch/http';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { z } from 'zod';
@@ -33,7 +33,7 @@ export class ListEvents extends Query<{ events: EventView[]; next_cursor: string
 
 @QueryHandler(ListEvents)
 export class ListEventsHandler implements IQueryHandler<ListEvents> {
-  constructor(private readonly db: OrgScope) {}
+  constructor(private readonly db: TenantData) {}
 
   execute({ orgId, query }: ListEvents) {
     const { page, ...f } = readQuery(eventFilters, query);

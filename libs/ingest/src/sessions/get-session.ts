@@ -1,4 +1,4 @@
-import { OrgScope } from '@agentwatch/db';
+import { TenantData } from '@agentwatch/cells';
 import { notFound } from '@agentwatch/http';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { SESSION_COLUMNS, SessionRow, SessionView, toSessionView } from './session-view';
@@ -21,7 +21,7 @@ export class GetSession extends Query<SessionView & { children: SessionView[]; r
 
 @QueryHandler(GetSession)
 export class GetSessionHandler implements IQueryHandler<GetSession> {
-  constructor(private readonly db: OrgScope) {}
+  constructor(private readonly db: TenantData) {}
 
   execute({ orgId, id }: GetSession) {
     return this.db.run(orgId, async (q) => {

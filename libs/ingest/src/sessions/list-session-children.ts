@@ -1,4 +1,4 @@
-import { OrgScope } from '@agentwatch/db';
+import { TenantData } from '@agentwatch/cells';
 import { notFound } from '@agentwatch/http';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { SESSION_COLUMNS, SessionRow, SessionView, toSessionView } from './session-view';
@@ -15,7 +15,7 @@ export class ListSessionChildren extends Query<{ children: SessionView[] }> {
 
 @QueryHandler(ListSessionChildren)
 export class ListSessionChildrenHandler implements IQueryHandler<ListSessionChildren> {
-  constructor(private readonly db: OrgScope) {}
+  constructor(private readonly db: TenantData) {}
 
   execute({ orgId, id }: ListSessionChildren): Promise<{ children: SessionView[] }> {
     return this.db.run(orgId, async (q) => {

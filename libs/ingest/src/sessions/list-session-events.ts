@@ -1,4 +1,5 @@
-import { OrgScope, Queryable } from '@agentwatch/db';
+import { TenantData } from '@agentwatch/cells';
+import { Queryable } from '@agentwatch/db';
 import { notFound } from '@agentwatch/http';
 import { StreamableFile } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
@@ -45,7 +46,7 @@ export class ListSessionEvents extends Query<SessionEventsPage | StreamableFile>
 @QueryHandler(ListSessionEvents)
 export class ListSessionEventsHandler implements IQueryHandler<ListSessionEvents> {
   constructor(
-    private readonly db: OrgScope,
+    private readonly db: TenantData,
     private readonly streamer: ListStreamer,
   ) {}
 

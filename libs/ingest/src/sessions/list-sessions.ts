@@ -1,5 +1,5 @@
+import { TenantData } from '@agentwatch/cells';
 import { isoDateTime, SESSION_STATES, storableText, TEXT_LIMITS, uuid } from '@agentwatch/contracts';
-import { OrgScope } from '@agentwatch/db';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { toPage } from '../shared/pagination';
@@ -28,7 +28,7 @@ export class ListSessions extends Query<{ sessions: SessionView[]; next_cursor: 
 
 @QueryHandler(ListSessions)
 export class ListSessionsHandler implements IQueryHandler<ListSessions> {
-  constructor(private readonly db: OrgScope) {}
+  constructor(private readonly db: TenantData) {}
 
   execute({ orgId, query }: ListSessions) {
     const { page, ...f } = readQuery(sessionFilters, query);

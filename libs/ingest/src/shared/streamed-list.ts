@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
+import { TenantData } from '@agentwatch/cells';
 import { Queryable } from '@agentwatch/db';
 import { Injectable, StreamableFile } from '@nestjs/common';
-import { DataSource, QueryRunner } from 'typeorm';
+import { QueryRunner } from 'typeorm';
 import { Cursor } from './pagination';
 
 /** Rows read per round trip while streaming a whole list: large enough to be cheap, small enough to hold. */
@@ -20,16 +21,18 @@ export interface StreamedList<R> {
 
 /**
  * A whole list as one JSON document, written while it is read: keyset chunks of STREAM_CHUNK_ROWS
- * inside one read-only REPEATABLE READ transaction under the organization's row-level security, so
- * the answer is one consistent snapshot and memory holds one chunk, not the list. The first chunk is
- * read before answering: an unknown parent or a database error still gets its proper status.
+ * inside one read-only REPEATABLE READ transaction under the organization's row-level security, in
+ * the database its route names, so the answer is one consistent snapshot and memory holds one chunk,
+ * not the list. The first chunk is read before answering: an unknown parent or a database error
+ * still gets its proper status.
  */
 @Injectable()
 export class ListStreamer {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly data: TenantData) {}
 
   async open<R>(orgId: string, list: StreamedList<R>): Promise<StreamableFile> {
-    const runner = this.dataSource.createQueryRunner();
+    // The organization's own database (its cell's for a provisioned tenant); unavailable is a 503 here.
+    const runner = (await this.data.dataSourceOf(orgId)).createQueryRunner();
     let first: R[];
     try {
       await runner.connect();

@@ -1,4 +1,4 @@
-import { OrgScope } from '@agentwatch/db';
+import { TenantData } from '@agentwatch/cells';
 import { HttpException } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { customerNotFound } from '../http/api-errors';
@@ -17,7 +17,7 @@ export class GetPolicy extends Query<PolicyResponse> {
 
 @QueryHandler(GetPolicy)
 export class GetPolicyHandler implements IQueryHandler<GetPolicy> {
-  constructor(private readonly db: OrgScope) {}
+  constructor(private readonly db: TenantData) {}
 
   async execute({ orgId, customerId }: GetPolicy): Promise<PolicyResponse> {
     if (customerId !== orgId) throw customerNotFound();

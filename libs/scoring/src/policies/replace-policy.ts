@@ -1,4 +1,4 @@
-import { OrgScope } from '@agentwatch/db';
+import { TenantData } from '@agentwatch/cells';
 import { EventPublisher } from '@agentwatch/kafka';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { PolicyResponse, savePolicy } from './save-policy';
@@ -17,7 +17,7 @@ export class ReplacePolicy extends Command<PolicyResponse> {
 @CommandHandler(ReplacePolicy)
 export class ReplacePolicyHandler implements ICommandHandler<ReplacePolicy> {
   constructor(
-    private readonly db: OrgScope,
+    private readonly db: TenantData,
     private readonly publisher: EventPublisher,
   ) {}
 

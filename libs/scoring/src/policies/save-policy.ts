@@ -1,5 +1,5 @@
+import { TenantData } from '@agentwatch/cells';
 import { POLICY_CHANGED_TYPE, PolicyChangedV1, TOPICS, toWire } from '@agentwatch/contracts';
-import { OrgScope } from '@agentwatch/db';
 import { BrokerUnavailableError, EventPublisher } from '@agentwatch/kafka';
 import { HttpException } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
@@ -26,7 +26,7 @@ export const respond = (stored: StoredPolicy): PolicyResponse => ({
  * on `scoring.policies.v1` inside the transaction, so if the broker refuses, nothing changed.
  */
 export async function savePolicy(
-  db: OrgScope,
+  db: TenantData,
   publisher: EventPublisher,
   { orgId, customerId, body }: { orgId: string; customerId: string; body: unknown },
   mode: 'create' | 'replace',

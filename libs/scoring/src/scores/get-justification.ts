@@ -1,4 +1,4 @@
-import { OrgScope } from '@agentwatch/db';
+import { TenantData } from '@agentwatch/cells';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { justify, ScoredResult } from '../domain/justification';
 import { badRequest, notFound } from '../http/api-errors';
@@ -16,7 +16,7 @@ export class GetJustification extends Query<ReturnType<typeof justify>> {
 
 @QueryHandler(GetJustification)
 export class GetJustificationHandler implements IQueryHandler<GetJustification> {
-  constructor(private readonly db: OrgScope) {}
+  constructor(private readonly db: TenantData) {}
 
   async execute({ orgId, eventId }: GetJustification) {
     if (!eventId) throw badRequest('event_id query parameter required');

@@ -1,4 +1,4 @@
-import { OrgScope } from '@agentwatch/db';
+import { TenantData } from '@agentwatch/cells';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { readScoreDetail } from './score-detail';
 
@@ -14,7 +14,7 @@ export class GetScore extends Query<Awaited<ReturnType<typeof readScoreDetail>>>
 
 @QueryHandler(GetScore)
 export class GetScoreHandler implements IQueryHandler<GetScore> {
-  constructor(private readonly db: OrgScope) {}
+  constructor(private readonly db: TenantData) {}
 
   execute({ orgId, eventId }: GetScore) {
     return readScoreDetail(this.db, orgId, eventId);

@@ -1,5 +1,5 @@
+import { TenantData } from '@agentwatch/cells';
 import { RISK_LEVELS } from '@agentwatch/contracts';
-import { OrgScope } from '@agentwatch/db';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { badRequest, customerNotFound } from '../http/api-errors';
 import { DETAIL_COLUMNS, ScoreRow } from './score-detail';
@@ -61,7 +61,7 @@ export class ListScores extends Query<ListedScores> {
 
 @QueryHandler(ListScores)
 export class ListScoresHandler implements IQueryHandler<ListScores> {
-  constructor(private readonly db: OrgScope) {}
+  constructor(private readonly db: TenantData) {}
 
   async execute({ orgId, customerId, query }: ListScores): Promise<ListedScores> {
     if (customerId !== orgId) throw customerNotFound();

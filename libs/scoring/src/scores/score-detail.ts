@@ -1,5 +1,5 @@
+import { TenantData } from '@agentwatch/cells';
 import { RiskLevel } from '@agentwatch/contracts';
-import { OrgScope } from '@agentwatch/db';
 import { badRequest, notFound } from '../http/api-errors';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -87,7 +87,7 @@ const PENDING = (eventId: string) => ({
 });
 
 /** A score row of the worker's projection; an event received but not scored yet reads as `pending`. */
-export async function readScoreDetail(db: OrgScope, orgId: string, eventId: string) {
+export async function readScoreDetail(db: TenantData, orgId: string, eventId: string) {
   if (!UUID.test(eventId)) throw badRequest('Invalid event_id: expected a UUID');
   return db.run(orgId, async (q) => {
     const [row]: ScoreRow[] = await q.query(
