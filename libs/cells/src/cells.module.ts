@@ -1,12 +1,15 @@
+import { PayloadOpener, PayloadSealer } from '@agentwatch/kafka';
 import { DynamicModule, Module } from '@nestjs/common';
+import { DataKeys } from './data-keys';
+import { AesGcmPayloadOpener, AesGcmPayloadSealer } from './payload-sealing';
 import { RouteDirectory } from './route-directory';
 import { TenantData } from './tenant-data';
 import { CellsSettings, TenantDatabases } from './tenant-databases';
 
 /**
- * The data plane's view of cells: the route directory, the tenant databases' pools and the routed
- * organization scope. Needs the app's KafkaModule (the routes topic) and DatabaseModule (the shared
- * database).
+ * The data plane's view of cells: the route directory, the tenant databases' pools, the routed
+ * organization scope, and the tenants' data keys that seal their records on the topics. Needs the
+ * app's KafkaModule (the routes topic) and DatabaseModule (the shared database).
  */
 @Module({})
 export class CellsModule {
@@ -14,8 +17,17 @@ export class CellsModule {
     return {
       module: CellsModule,
       global: true,
-      providers: [{ provide: CellsSettings, useValue: settings }, RouteDirectory, TenantDatabases, TenantData],
-      exports: [RouteDirectory, TenantDatabases, TenantData],
+      providers: [
+        { provide: CellsSettings, useValue: settings },
+        RouteDirectory,
+        TenantDatabases,
+        TenantData,
+        DataKeys,
+        // The app's EventPublisher seals through this; consumers open through the opener.
+        { provide: PayloadSealer, useClass: AesGcmPayloadSealer },
+        { provide: PayloadOpener, useClass: AesGcmPayloadOpener },
+      ],
+      exports: [RouteDirectory, TenantDatabases, TenantData, DataKeys, PayloadSealer, PayloadOpener],
     };
   }
 }

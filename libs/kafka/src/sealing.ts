@@ -11,6 +11,12 @@ export const SEALED_HEADER = 'aw_sealed';
 
 export abstract class PayloadSealer {
   /**
+   * The organizations among these whose values go through seal(): asked once per produce call, so
+   * an organization without a data key costs the producer a set lookup per record and nothing more.
+   */
+  abstract toSeal(orgIds: ReadonlySet<string>): Promise<ReadonlySet<string>>;
+
+  /**
    * The value to append for this organization: sealed (with the header to add) when the organization
    * has a data key, as it is otherwise.
    */
