@@ -1,7 +1,7 @@
 import { RouteChangedV1, routeChangedV1, TOPICS } from '@agentwatch/contracts';
 import { PRODUCT_SCHEMA_VERSION } from '@agentwatch/db';
 import { TopicTail, TopicTails } from '@agentwatch/kafka';
-import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Placement, placementOf } from './domain/placement';
 
 type RouteListener = (route: RouteChangedV1) => void;
@@ -14,11 +14,16 @@ type RouteListener = (route: RouteChangedV1) => void;
  * credentials exists, a record of a routed tenant can never be taken for a shared one.
  */
 @Injectable()
-export class RouteDirectory implements OnModuleInit, OnModuleDestroy {
+export class RouteDirectory implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly routes = new Map<string, RouteChangedV1>();
   private readonly confirmedShared = new Set<string>();
   private readonly listeners: RouteListener[] = [];
   private readonly tail: TopicTail<RouteChangedV1>;
+  private markStarted!: (started: Promise<void>) => void;
+  /** Settles once the whole topic as it was at start has been read (or reading it failed). */
+  private readonly started = new Promise<void>((resolve) => {
+    this.markStarted = resolve;
+  });
 
   constructor(tails: TopicTails) {
     this.tail = tails.tail({
@@ -28,8 +33,12 @@ export class RouteDirectory implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  async onModuleInit(): Promise<void> {
-    await this.tail.start();
+  // At bootstrap, not module init: the app's KafkaModule creates the routes topic in its own init,
+  // which Nest may run after this module's. Whoever asks before then waits for the start.
+  async onApplicationBootstrap(): Promise<void> {
+    const start = this.tail.start();
+    this.markStarted(start);
+    await start;
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -49,6 +58,7 @@ export class RouteDirectory implements OnModuleInit, OnModuleDestroy {
   async placementsOf(orgIds: Iterable<string>): Promise<Map<string, Placement>> {
     const unique = [...new Set(orgIds)];
     if (unique.some((id) => !this.routes.has(id) && !this.confirmedShared.has(id))) {
+      await this.started;
       await this.tail.caughtUp();
       for (const id of unique) if (!this.routes.has(id)) this.confirmedShared.add(id);
     }
