@@ -71,7 +71,7 @@ export class DataKeys {
       this.known.set(orgId, ERASED);
       return ERASED;
     }
-    const [row] = await this.shared.query('SELECT tenant_data_key($1) AS key', [orgId]);
+    const [row] = await this.shared.query('SELECT tenant_data_key($1::uuid) AS key', [orgId]);
     const key = row?.key as Buffer | null;
     // A routed organization without a key (a tenant placed before keys existed) stays plain, and is
     // asked again next time rather than remembered: a key is never missed because of a stale answer.

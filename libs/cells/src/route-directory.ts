@@ -26,6 +26,8 @@ export class RouteDirectory implements OnApplicationBootstrap, OnModuleDestroy {
   });
 
   constructor(tails: TopicTails) {
+    // A failed start fails the boot (below) and every question that awaits it; it is not unhandled.
+    this.started.catch(() => undefined);
     this.tail = tails.tail({
       topic: TOPICS.tenancyRoutes.name,
       schema: routeChangedV1,

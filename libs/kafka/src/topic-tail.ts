@@ -69,14 +69,7 @@ export class TopicTail<T> {
    * appended before the call is then known to the caller.
    */
   async caughtUp(): Promise<void> {
-    const admin = this.kafka.admin();
-    await admin.connect();
-    let ends: { partition: number; high: string }[];
-    try {
-      ends = await admin.fetchTopicOffsets(this.topic);
-    } finally {
-      await admin.disconnect();
-    }
+    const ends = await this.highWatermarks();
     const behind = () => ends.some(({ partition, high }) => (this.consumed.get(partition) ?? 0n) < BigInt(high));
     const deadline = Date.now() + CATCH_UP_TIMEOUT_MS;
     while (behind()) {
@@ -90,6 +83,27 @@ export class TopicTail<T> {
           resolve();
         });
       });
+    }
+  }
+
+  /**
+   * The topic's current ends. A topic created a moment ago may not have elected its leaders yet
+   * (NOT_LEADER_FOR_PARTITION and the like, retriable): asked again rather than failing a start.
+   */
+  private async highWatermarks(): Promise<{ partition: number; high: string }[]> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await admin.fetchTopicOffsets(this.topic);
+        } catch (error) {
+          if (!(error as { retriable?: boolean }).retriable || attempt >= 10) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+        }
+      }
+    } finally {
+      await admin.disconnect();
     }
   }
 
