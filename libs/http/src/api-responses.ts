@@ -8,7 +8,9 @@ const ERRORS: Record<number, string> = {
   404: 'Unknown id, or an id of another organization: `{"error": "… not found"}`',
   413: 'More than 1000 items, or a body over 5 MB (also once gzip-decompressed)',
   415: 'Not `application/json`, or a Content-Encoding other than gzip',
-  503: 'Kafka did not acknowledge in time: nothing of the request was accepted; retry',
+  503:
+    'Kafka did not acknowledge in time, or the organization’s database is not routable now (being created, upgraded or ' +
+    'removed; with `Retry-After` in seconds): nothing of the request was accepted; retry',
 };
 
 /** The success answer and the error answers a route can give, all with the `{error}` body. */

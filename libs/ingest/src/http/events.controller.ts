@@ -37,7 +37,8 @@ export class EventsController {
     description:
       'Validates the whole batch first: any invalid item → 400 `{error, details:[{index, path, message}]}` and nothing is ' +
       'ingested. At most 1000 items and 5 MB (413 beyond). Answers `{ingested: N}` only after Kafka acknowledged every record; ' +
-      'when the broker does not acknowledge in time → 503 and nothing is reported as accepted. ' +
+      'when the broker does not acknowledge in time → 503 and nothing is reported as accepted; so does an organization whose ' +
+      'database is not routable now (503 with `Retry-After: 30`). ' +
       'An item with `event_id` gets the id UUIDv5(org, event_id), so a retried batch is stored once.',
   })
   @ApiAnswers(200, '`{"ingested": N}`', [...INGEST_ERRORS])
