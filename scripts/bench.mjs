@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench [-- --quick | --full]`: sets up a stack of its own (database agentwatch_bench, topic
-// prefix bench-<ts>.), runs the apps as separate processes on free ports, measures the issue-7 figures
+// prefix bench-<ts>.), runs the apps as separate processes on free ports, measures the figures of docs/performance.md
 // and their physical references in the same run, prints one table, writes bench/results/<ts>.json,
 // and removes its database and topics again. The shared broker and Postgres are only used, never
 // started twice or stopped.
