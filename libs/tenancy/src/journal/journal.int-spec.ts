@@ -1,8 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { databaseConfigFromEnv } from '@agentwatch/db';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { Context, decide, FlowConflict, FlowState } from '../domain/flow';
-import { tenantOrgId } from '../domain/policy';
 import { appendToFlow, flowsOfSlug, loadFlow } from './journal';
 
 // The journal on a real Postgres, through the control plane's own role.
@@ -29,7 +29,7 @@ describe('flow journal', () => {
     const slug = `journal-${uuidv7()}`;
     const flowId = uuidv7();
     const events = decide(
-      { type: 'RequestTenant', flowId, tenantId: flowId, orgId: tenantOrgId(slug), request: request(slug) },
+      { type: 'RequestTenant', flowId, tenantId: flowId, orgId: randomUUID(), request: request(slug) },
       null,
       alice,
     );
@@ -61,7 +61,7 @@ describe('flow journal', () => {
     const { slug } = await open();
     const flowId = uuidv7();
     const events = decide(
-      { type: 'RequestTenant', flowId, tenantId: flowId, orgId: tenantOrgId(slug), request: request(slug) },
+      { type: 'RequestTenant', flowId, tenantId: flowId, orgId: randomUUID(), request: request(slug) },
       null,
       alice,
     );

@@ -1,17 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import { hashToken, mintDeployToken } from '@agentwatch/auth';
 import { IngestTokenChangedV1 } from '@agentwatch/contracts';
 import { databaseConfigFromEnv } from '@agentwatch/db';
 import { ProjectedRecord } from '@agentwatch/kafka';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { tenantOrgId } from '../domain/policy';
 import { IngestTokensProjection } from './ingest-tokens.projection';
 
 describe('ingest tokens projection (the cloud API accepting tenant tokens), on Postgres', () => {
   let projector: DataSource;
   const projection = new IngestTokensProjection();
   const slug = `proj-${uuidv7()}`;
-  const orgId = tenantOrgId(slug);
+  const orgId = randomUUID();
 
   beforeAll(async () => {
     projector = await new DataSource({ type: 'postgres', url: databaseConfigFromEnv().projectorUrl }).initialize();
