@@ -1,6 +1,7 @@
-import { parseConfig, textVariables } from '@agentwatch/config';
+import { parseConfig, text, textVariables } from '@agentwatch/config';
 import { DatabaseConfig, databaseConfigFromEnv, databaseEnv } from '@agentwatch/db';
 import { KafkaSettings, kafkaEnv, kafkaSettingsFromEnv } from '@agentwatch/kafka';
+import { Cell, cellsProblems, parseCells } from '@agentwatch/tenancy';
 import { z } from 'zod';
 
 // The CLI validates the variables of the infrastructure a command reaches, with the apps' fragments
@@ -10,6 +11,8 @@ import { z } from 'zod';
 export interface CliConfig {
   database: DatabaseConfig;
   kafka: KafkaSettings;
+  /** The control plane's cells (CONTROL_CELLS, as the control plane reads it); needs `database`. */
+  cells: Cell[];
 }
 
 export type CliNeed = keyof CliConfig;
@@ -18,13 +21,24 @@ export type CliNeed = keyof CliConfig;
 export function cliConfigSchema<N extends CliNeed>(needs: readonly N[], clientId: string) {
   const database = (needs as readonly CliNeed[]).includes('database');
   const kafka = (needs as readonly CliNeed[]).includes('kafka');
-  return z.object({ ...(database ? databaseEnv : {}), ...(kafka ? kafkaEnv : {}) }).transform((env) => {
-    const vars = textVariables(env);
-    return {
-      ...(database ? { database: databaseConfigFromEnv(vars) } : {}),
-      ...(kafka ? { kafka: kafkaSettingsFromEnv(clientId, vars) } : {}),
-    } as Pick<CliConfig, N>;
-  });
+  const cells = (needs as readonly CliNeed[]).includes('cells');
+  const cellsEnv = {
+    CONTROL_CELLS: text().superRefine((raw, ctx) => {
+      if (raw === undefined || raw.trim() === '') return;
+      for (const message of cellsProblems(raw)) ctx.addIssue({ code: 'custom', message });
+    }),
+  };
+  return z
+    .object({ ...(database || cells ? databaseEnv : {}), ...(kafka ? kafkaEnv : {}), ...(cells ? cellsEnv : {}) })
+    .transform((env) => {
+      const vars = textVariables(env);
+      const databaseConfig = database || cells ? databaseConfigFromEnv(vars) : null;
+      return {
+        ...(database ? { database: databaseConfig } : {}),
+        ...(kafka ? { kafka: kafkaSettingsFromEnv(clientId, vars) } : {}),
+        ...(cells ? { cells: parseCells(vars.CONTROL_CELLS, (databaseConfig as DatabaseConfig).adminUrl) } : {}),
+      } as Pick<CliConfig, N>;
+    });
 }
 
 /** Parses once, at the start of a command; throws a ConfigError naming every offending variable. */

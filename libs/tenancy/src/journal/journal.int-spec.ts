@@ -68,7 +68,7 @@ describe('flow journal', () => {
     await expect(control.transaction((tx) => appendToFlow(tx, flowId, 0, null, events))).rejects.toThrow(FlowConflict);
   });
 
-  it('is append-only for the control plane role, and a route cannot hold a null schema_version', async () => {
+  it('is append-only for the control plane role, and an active route cannot hold a null schema_version', async () => {
     const { flowId } = await open();
     await expect(
       control.query(`UPDATE tenancy_journal SET actor = 'mallory' WHERE stream_id = $1`, [flowId]),
@@ -78,10 +78,17 @@ describe('flow journal', () => {
     );
     await expect(
       control.query(
-        `INSERT INTO tenancy_routes (slug, tenant_id, org_id, cell, database_name, schema_version)
-         VALUES ($1, $2, $2, 'local-1', 'tenant_x', NULL)`,
+        `INSERT INTO tenancy_routes (slug, tenant_id, org_id, state, cell, region, server, database_name, schema_version)
+         VALUES ($1, $2, $2, 'active', 'local-1', 'local', '127.0.0.1:5432', 'tenant_x', NULL)`,
         [`route-${flowId}`, flowId],
       ),
-    ).rejects.toThrow(/null value/);
+    ).rejects.toThrow(/tenancy_routes_active_migrated/);
+    await expect(
+      control.query(
+        `INSERT INTO tenancy_routes (slug, tenant_id, org_id, state, cell, region, server, database_name, schema_version)
+         VALUES ($1, $2, $2, 'deprovisioned', 'local-1', 'local', '127.0.0.1:5432', 'tenant_x', '1')`,
+        [`route-${flowId}`, flowId],
+      ),
+    ).rejects.toThrow(/tenancy_routes_deprovisioned_unmigrated/);
   });
 });
