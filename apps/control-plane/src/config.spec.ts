@@ -28,7 +28,8 @@ describe('control plane configuration', () => {
     ['CONTROL_CELLS', '{}', 'CONTROL_CELLS: expected a JSON array'],
     ['CONTROL_CELLS', '[]', 'CONTROL_CELLS: expected a JSON array'],
     ['CONTROL_CELLS', '[{"id":"a","region":"eu","capacity":"9"}]', 'CONTROL_CELLS: [0].capacity:'],
-    ['CONTROL_CELLS', '[{"id":"a","region":"eu","capacity":0}]', 'CONTROL_CELLS: [0].capacity:'],
+    ['CONTROL_CELLS', '[{"id":"a","region":"eu","capacity":-1}]', 'CONTROL_CELLS: [0].capacity:'],
+    ['CONTROL_CELLS', '[{"id":"a","region":"eu","capacity":1.5}]', 'CONTROL_CELLS: [0].capacity:'],
     [
       'CONTROL_CELLS',
       '[{"id":"a","region":"eu","capacity":1,"admin_url":"http://x"}]',

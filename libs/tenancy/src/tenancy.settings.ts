@@ -40,7 +40,8 @@ export const cellsSchema = z
     z.strictObject({
       id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'expected a cell id of lower-case letters, digits and -'),
       region: z.string().min(1),
-      capacity: z.number().int().positive(),
+      // 0 drains a cell: no new tenant is placed there.
+      capacity: z.number().int().nonnegative(),
       admin_url: postgresUrl.optional(),
     }),
   )

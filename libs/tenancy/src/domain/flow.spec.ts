@@ -339,6 +339,9 @@ describe('offboard flow', () => {
     expect(nextStep(fold(events) as FlowState)).toBe('drop-database');
     given(events).when({ type: 'RecordDatabaseDropped' }).thenState('deprovisioned');
     given(active).when({ type: 'RecordTenantDeprovisioned', offboardFlowId: 'o1' }).thenState('deprovisioned');
+    const gone = fold([...active, ev('TenantDeprovisioned', { offboard_flow_id: 'o1' })]) as FlowState;
+    // Released: placement no longer counts it against its cell's capacity.
+    expect([gone.status, gone.compensated, nextStep(gone)]).toEqual(['deprovisioned', true, null]);
   });
 
   it('a stream holds one kind of flow: an event of the other kind does not fold into it', () => {
