@@ -8,3 +8,4 @@ export * from './http/strict-json';
 export * from './journal/journal';
 export * from './tenancy.module';
 export * from './tenancy.settings';
+export * from './use-cases/migrate-all-tenants';
