@@ -1,6 +1,7 @@
 export * from './domain/flow';
 export * from './domain/policy';
 export * from './domain/tenant-request';
+export * from './engine/cell-databases';
 export * from './http/dev-operator-issuer';
 export * from './http/operator-auth';
 export * from './http/operator-error-body';
