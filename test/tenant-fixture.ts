@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ROUTE_CHANGED_TYPE, RouteChangedV1, TOPICS, toWire } from '@agentwatch/contracts';
-import { bootstrapDatabase, DatabaseConfig, databaseConfigFromEnv, dropTestDatabase, ROLE_NAMES } from '@agentwatch/db';
+import { bootstrapDatabase, DatabaseConfig, databaseConfigFromEnv, dropTestDatabase } from '@agentwatch/db';
 import { createKafka, EventPublisher, ensureTopics, kafkaSettingsFromEnv } from '@agentwatch/kafka';
 import { Client } from 'pg';
 
@@ -47,28 +47,6 @@ export async function createTenantDatabase(env: NodeJS.ProcessEnv): Promise<Tena
     schemaVersion: row.version,
     drop: () => dropTestDatabase(adminUrl, database),
   };
-}
-
-/**
- * The control plane's key directory in the shared database, until its own migration creates it:
- * the table, and the only way the data-plane roles read it.
- */
-export async function ensureDataKeyDirectory(env: NodeJS.ProcessEnv): Promise<void> {
-  const { adminUrl } = databaseConfigFromEnv(env);
-  await sql(
-    adminUrl,
-    `DO $keys$ BEGIN
-       CREATE TABLE IF NOT EXISTS tenancy_data_keys (
-         org_id uuid PRIMARY KEY, key bytea NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
-       IF to_regprocedure('tenant_data_key(uuid)') IS NULL THEN
-         CREATE FUNCTION tenant_data_key(org uuid) RETURNS bytea
-           LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public
-           AS 'SELECT key FROM tenancy_data_keys WHERE org_id = org';
-         REVOKE ALL ON FUNCTION tenant_data_key(uuid) FROM PUBLIC;
-         GRANT EXECUTE ON FUNCTION tenant_data_key(uuid) TO ${ROLE_NAMES.app}, ${ROLE_NAMES.projector};
-       END IF;
-     END $keys$`,
-  );
 }
 
 export const route = (overrides: Partial<RouteChangedV1> & Pick<RouteChangedV1, 'org_id'>): RouteChangedV1 => ({

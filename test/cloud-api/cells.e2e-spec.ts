@@ -3,14 +3,7 @@ import { databaseConfigFromEnv } from '@agentwatch/db';
 import { call, createOrganization, suiteEnv, TestOrganization } from '@agentwatch/testing';
 import { cloudApiConfigFromEnv } from '../../apps/cloud-api/src/config';
 import { startCloudApi } from '../../apps/cloud-api/src/main';
-import {
-  createTenantDatabase,
-  ensureDataKeyDirectory,
-  publishRoutes,
-  route,
-  sql,
-  TenantDatabase,
-} from '../tenant-fixture';
+import { createTenantDatabase, publishRoutes, route, sql, TenantDatabase } from '../tenant-fixture';
 
 type Row = Record<string, unknown>;
 
@@ -38,8 +31,6 @@ describe('cloud API: an organization is read in the database its route names', (
       ['cells tenant', 'cells other', 'cells pending', 'cells behind'].map((name) => createOrganization(name, env)),
     );
     db = await createTenantDatabase(env);
-    // The tenant has no data key here: its records stay plain (sealing has its own test).
-    await ensureDataKeyDirectory(env);
     // Rows only the tenant database holds: what the projector writes there.
     const at = new Date(Date.now() - 3600_000).toISOString();
     const values = [tenant.orgId, session, at, event, agent];

@@ -3,14 +3,7 @@ import { databaseConfigFromEnv } from '@agentwatch/db';
 import { call, createApiKey, createOrganization, suiteEnv } from '@agentwatch/testing';
 import { scoringApiConfigFromEnv } from '../../apps/scoring-api/src/config';
 import { startScoringApi } from '../../apps/scoring-api/src/main';
-import {
-  createTenantDatabase,
-  ensureDataKeyDirectory,
-  publishRoutes,
-  route,
-  sql,
-  TenantDatabase,
-} from '../tenant-fixture';
+import { createTenantDatabase, publishRoutes, route, sql, TenantDatabase } from '../tenant-fixture';
 
 type Row = Record<string, unknown>;
 
@@ -34,8 +27,6 @@ describe('scoring API: scores and policies live in the database the route names'
       keys[who] = { orgId, key: await createApiKey(orgId, env) };
     }
     db = await createTenantDatabase(env);
-    // The tenant has no data key here: its records stay plain (sealing has its own test).
-    await ensureDataKeyDirectory(env);
     const orgId = keys.tenant.orgId;
     const at = new Date(Date.now() - 600_000).toISOString();
     for (const id of [scored, unscored]) {

@@ -12,7 +12,7 @@ import {
 } from '@agentwatch/kafka';
 import { eventually, suiteEnv } from '@agentwatch/testing';
 import { DataSource } from 'typeorm';
-import { ensureDataKeyDirectory, sql } from '../../../test/tenant-fixture';
+import { sql } from '../../../test/tenant-fixture';
 import { DataKeys } from './data-keys';
 import { AesGcmPayloadOpener, AesGcmPayloadSealer, ErasedOrganization } from './payload-sealing';
 import { RouteDirectory } from './route-directory';
@@ -94,7 +94,6 @@ describe('crypto-shredding of a tenant’s records on the topics', () => {
   }
 
   beforeAll(async () => {
-    await ensureDataKeyDirectory(env);
     await ensureTopics(kafka, settings, [TOPICS.tenancyRoutes, TOPICS.ingestEvents]);
     await sql(admin, 'INSERT INTO tenancy_data_keys (org_id, key) VALUES ($1, $2)', [tenant, randomBytes(32)]);
     app = await new DataSource({ type: 'postgres', url: databaseConfigFromEnv().appUrl }).initialize();
