@@ -79,3 +79,40 @@ export async function publishRoutes(env: NodeJS.ProcessEnv, routes: RouteChanged
     await publisher.onApplicationShutdown();
   }
 }
+
+export interface RawRecord {
+  orgId: string;
+  value: Buffer;
+  headers: Record<string, string | undefined>;
+}
+
+/** Records of one of the suite's topics as stored (value bytes, headers), from the beginning until `enough` holds. */
+export async function readRawRecords(
+  env: NodeJS.ProcessEnv,
+  topic: string,
+  enough: (records: RawRecord[]) => boolean,
+): Promise<RawRecord[]> {
+  const settings = kafkaSettingsFromEnv('test-raw-reader', env);
+  const consumer = createKafka(settings).consumer({ groupId: `${settings.prefix}raw-${randomUUID()}` });
+  await consumer.connect();
+  await consumer.subscribe({ topic: settings.prefix + topic, fromBeginning: true });
+  const records: RawRecord[] = [];
+  try {
+    await new Promise<void>((resolve, reject) => {
+      consumer
+        .run({
+          eachMessage: async ({ message }) => {
+            const headers = Object.fromEntries(
+              Object.entries(message.headers ?? {}).map(([name, value]) => [name, value?.toString()]),
+            );
+            records.push({ orgId: headers.org_id ?? '', value: message.value ?? Buffer.alloc(0), headers });
+            if (enough(records)) resolve();
+          },
+        })
+        .catch(reject);
+    });
+  } finally {
+    await consumer.disconnect();
+  }
+  return records;
+}

@@ -1,9 +1,18 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { TOPICS } from '@agentwatch/contracts';
 import { databaseConfigFromEnv } from '@agentwatch/db';
 import { call, createOrganization, suiteEnv, TestOrganization } from '@agentwatch/testing';
 import { cloudApiConfigFromEnv } from '../../apps/cloud-api/src/config';
 import { startCloudApi } from '../../apps/cloud-api/src/main';
-import { createTenantDatabase, publishRoutes, route, sql, TenantDatabase } from '../tenant-fixture';
+import {
+  createTenantDatabase,
+  publishRoutes,
+  RawRecord,
+  readRawRecords,
+  route,
+  sql,
+  TenantDatabase,
+} from '../tenant-fixture';
 
 type Row = Record<string, unknown>;
 
@@ -31,6 +40,11 @@ describe('cloud API: an organization is read in the database its route names', (
       ['cells tenant', 'cells other', 'cells pending', 'cells behind'].map((name) => createOrganization(name, env)),
     );
     db = await createTenantDatabase(env);
+    // The data key the control plane gives a tenant at placement.
+    await sql(databaseConfigFromEnv(env).adminUrl, 'INSERT INTO tenancy_data_keys (org_id, key) VALUES ($1, $2)', [
+      tenant.orgId,
+      randomBytes(32),
+    ]);
     // Rows only the tenant database holds: what the projector writes there.
     const at = new Date(Date.now() - 3600_000).toISOString();
     const values = [tenant.orgId, session, at, event, agent];
@@ -61,6 +75,7 @@ describe('cloud API: an organization is read in the database its route names', (
 
   afterAll(async () => {
     await api?.app.close();
+    await sql(databaseConfigFromEnv(env).adminUrl, 'DELETE FROM tenancy_data_keys WHERE org_id = $1', [tenant?.orgId]);
     await db?.drop();
   });
 
@@ -122,5 +137,27 @@ describe('cloud API: an organization is read in the database its route names', (
       }
     }
     expect((await get('/v1/events', behind)).body).toEqual({ error: expect.stringContaining('being upgraded') });
+  });
+
+  it("seals the tenant's ingested records on the topic with its data key; a self-service organization's stay plain", async () => {
+    const marker = `/home/dev/.aws/credentials-${randomUUID().slice(0, 8)}`;
+    const batch = { events: [{ action_type: 'FILE_READ', timestamp: new Date().toISOString(), arguments: [marker] }] };
+    expect(await post('/v1/events/ingest', batch, tenant)).toMatchObject({ status: 200, body: { ingested: 1 } });
+    expect(await post('/v1/events/ingest', batch, other)).toMatchObject({ status: 200, body: { ingested: 1 } });
+
+    const ofBoth = (records: RawRecord[]) => [tenant, other].every((org) => records.some((r) => r.orgId === org.orgId));
+    const records = await readRawRecords(env, TOPICS.ingestEvents.name, ofBoth);
+    const sealed = records.find((r) => r.orgId === tenant.orgId);
+    const plain = records.find((r) => r.orgId === other.orgId);
+    expect(sealed?.headers).toMatchObject({ aw_sealed: 'v1', ce_source: `/orgs/${tenant.orgId}` });
+    expect(sealed?.value.toString()).not.toContain(marker);
+    expect(plain?.headers.aw_sealed).toBeUndefined();
+    expect(plain?.value.toString()).toContain(marker);
+
+    // The tenant's check-in stays plain: the control plane, which activates a tenant on it, opens nothing.
+    const checkins = await readRawRecords(env, TOPICS.ingestCheckins.name, ofBoth);
+    const checkin = checkins.find((r) => r.orgId === tenant.orgId);
+    expect(checkin?.headers.aw_sealed).toBeUndefined();
+    expect(JSON.parse(checkin?.value.toString() ?? '')).toMatchObject({ org_id: tenant.orgId, reason: 'first_ingest' });
   });
 });

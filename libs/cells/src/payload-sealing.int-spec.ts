@@ -12,16 +12,10 @@ import {
 } from '@agentwatch/kafka';
 import { eventually, suiteEnv } from '@agentwatch/testing';
 import { DataSource } from 'typeorm';
-import { sql } from '../../../test/tenant-fixture';
+import { RawRecord, readRawRecords, sql } from '../../../test/tenant-fixture';
 import { DataKeys } from './data-keys';
 import { AesGcmPayloadOpener, AesGcmPayloadSealer, ErasedOrganization } from './payload-sealing';
 import { RouteDirectory } from './route-directory';
-
-interface RawRecord {
-  orgId: string;
-  value: Buffer;
-  headers: Record<string, string | undefined>;
-}
 
 /** What one data-plane process holds: its own key cache (fresh here), a sealer and an opener over it. */
 function keysProcess(app: DataSource, directory: RouteDirectory) {
@@ -68,31 +62,6 @@ describe('crypto-shredding of a tenant’s records on the topics', () => {
       payload: { org_id: orgId, tool_name: 'cat', arguments: [secret] },
     });
 
-  async function readRaw(count: number): Promise<RawRecord[]> {
-    const consumer = kafka.consumer({ groupId: `${settings.prefix}raw-${randomUUID()}` });
-    await consumer.connect();
-    await consumer.subscribe({ topic: settings.prefix + TOPICS.ingestEvents.name, fromBeginning: true });
-    const records: RawRecord[] = [];
-    try {
-      await new Promise<void>((resolve, reject) => {
-        consumer
-          .run({
-            eachMessage: async ({ message }) => {
-              const headers = Object.fromEntries(
-                Object.entries(message.headers ?? {}).map(([name, value]) => [name, value?.toString()]),
-              );
-              records.push({ orgId: headers.org_id as string, value: message.value as Buffer, headers });
-              if (records.length >= count) resolve();
-            },
-          })
-          .catch(reject);
-      });
-    } finally {
-      await consumer.disconnect();
-    }
-    return records;
-  }
-
   beforeAll(async () => {
     await ensureTopics(kafka, settings, [TOPICS.tenancyRoutes, TOPICS.ingestEvents]);
     await sql(admin, 'INSERT INTO tenancy_data_keys (org_id, key) VALUES ($1, $2)', [tenant, randomBytes(32)]);
@@ -119,7 +88,9 @@ describe('crypto-shredding of a tenant’s records on the topics', () => {
     stops.push(() => publisher.onApplicationShutdown());
     await publisher.publish(TOPICS.ingestEvents.name, [eventRecord(tenant), eventRecord(selfService)]);
 
-    const raw = await readRaw(2);
+    const raw = await readRawRecords(env, TOPICS.ingestEvents.name, (records) =>
+      [tenant, selfService].every((org) => records.some((r) => r.orgId === org)),
+    );
     const sealed = raw.find((r) => r.orgId === tenant) as RawRecord;
     const plain = raw.find((r) => r.orgId === selfService) as RawRecord;
     // What kcat or an export shows: the CloudEvents and org headers, and ciphertext.
