@@ -17,6 +17,8 @@ describe('cloud API configuration', () => {
     });
     expect(config.kafka.brokers).toEqual(['a:9092', 'b:9093']);
     expect(config.database.database).toBe('agentwatch');
+    expect(config.tenantPoolSize).toBe(4);
+    expect(cloudApiConfigFromEnv({ TENANT_DATABASE_POOL_SIZE: '12' }).tenantPoolSize).toBe(12);
     expect(cloudApiConfigFromEnv({})).toMatchObject({ port: 8080, host: '0.0.0.0', logLevel: 'log' });
   });
 
@@ -24,6 +26,7 @@ describe('cloud API configuration', () => {
     ['CLOUD_API_PORT', 'abc', 'CLOUD_API_PORT: expected an integer port 0–65535, got "abc"'],
     ['CLOUD_API_PORT', '70000', 'CLOUD_API_PORT: expected an integer port 0–65535, got "70000"'],
     ['INGEST_RATE_LIMIT_RPS', '1.5', 'INGEST_RATE_LIMIT_RPS: expected a positive integer'],
+    ['TENANT_DATABASE_POOL_SIZE', '0', 'TENANT_DATABASE_POOL_SIZE: expected a positive integer (connections)'],
     ['LOG_LEVEL', 'loud', 'LOG_LEVEL: expected one of fatal, error, warn, log, debug, verbose, got "loud"'],
     ['DATABASE_URL', 'mysql://x/y', 'DATABASE_URL: expected a postgres or postgresql URL'],
     ['KAFKA_BROKERS', 'nohost', 'KAFKA_BROKERS: expected comma-separated host:port pairs'],

@@ -14,7 +14,7 @@ export const cloudApiConfigSchema = z
     CLOUD_API_PORT: port(8080),
     INGEST_RATE_LIMIT_RPS: integer('a positive integer (requests per second)', 200, 1),
     INGEST_RATE_LIMIT_BURST: integer('a positive integer (requests)', 400, 1),
-    TENANT_DATABASE_POOL_SIZE: integer('a positive integer (connections per tenant database)', 5, 1),
+    TENANT_DATABASE_POOL_SIZE: integer('a positive integer (connections)', 4, 1, 100),
   })
   .transform((env) => ({
     port: env.CLOUD_API_PORT,

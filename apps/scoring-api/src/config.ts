@@ -12,7 +12,7 @@ export const scoringApiConfigSchema = z
     ...kafkaEnv,
     ...llmEnv,
     SCORING_API_PORT: port(8081),
-    TENANT_DATABASE_POOL_SIZE: integer('a positive integer (connections per tenant database)', 5, 1),
+    TENANT_DATABASE_POOL_SIZE: integer('a positive integer (connections)', 4, 1, 100),
   })
   .transform((env) => ({
     port: env.SCORING_API_PORT,

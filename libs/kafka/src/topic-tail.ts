@@ -86,9 +86,13 @@ export class TopicTail<T> {
     }
   }
 
+  async stop(): Promise<void> {
+    await this.consumer.disconnect();
+  }
+
   /**
-   * The topic's current ends. A topic created a moment ago may not have elected its leaders yet
-   * (NOT_LEADER_FOR_PARTITION and the like, retriable): asked again rather than failing a start.
+   * The topic's ends. Asked right after the topic was created (an app's first start), a partition may
+   * have no leader yet: that answer is retried for a few seconds.
    */
   private async highWatermarks(): Promise<{ partition: number; high: string }[]> {
     const admin = this.kafka.admin();
@@ -98,17 +102,13 @@ export class TopicTail<T> {
         try {
           return await admin.fetchTopicOffsets(this.topic);
         } catch (error) {
-          if (!(error as { retriable?: boolean }).retriable || attempt >= 10) throw error;
-          await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+          if (!(error as { retriable?: boolean }).retriable || attempt >= 20) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 250));
         }
       }
     } finally {
       await admin.disconnect();
     }
-  }
-
-  async stop(): Promise<void> {
-    await this.consumer.disconnect();
   }
 
   private read(key: string, message: { value: Buffer | null; headers?: Record<string, unknown> }): void {
