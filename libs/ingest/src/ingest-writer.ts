@@ -19,7 +19,7 @@ import { eventKey } from './events/domain/record-events';
  * is not routable (being created, upgraded or removed): long enough not to hammer, short against an
  * upgrade's minutes.
  */
-export const UNROUTABLE_RETRY_AFTER_SECONDS = 30;
+const UNROUTABLE_RETRY_AFTER_SECONDS = 30;
 
 export interface Accepted {
   events: EventRecordedV1[];
