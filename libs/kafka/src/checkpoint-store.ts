@@ -8,7 +8,7 @@ export class CheckpointStore {
   /** `table` is the checkpoints table, schema-qualified for a rebuild. */
   constructor(
     private readonly dataSource: DataSource,
-    private readonly table = 'projection_checkpoints',
+    readonly table = 'projection_checkpoints',
   ) {}
 
   async load(group: string, topic: string, partition: number): Promise<string | null> {

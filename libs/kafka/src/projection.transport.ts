@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { KafkaSettings } from './kafka.settings';
 import { DEFAULT_CONCURRENCY, DEFAULT_FETCH_BYTES, ProjectionRunner } from './projection-runner';
 import { ProjectionBatch } from './projection-types';
+import { MemberRouting, RecordRouter } from './record-routing';
+import { PayloadOpener } from './sealing';
 
 export interface ProjectionDefinition {
   /** The `@EventPattern` of the handler that applies a batch, and the consumer group's suffix. */
@@ -36,6 +38,12 @@ export interface ProjectionDefinition {
    * tables when it was projected first (a rebuild swaps in fresh tables that never saw it).
    */
   rebuiltWith?: string[];
+  /**
+   * Whose rows it writes: `routed` (the default) follows each organization's route to its database;
+   * `shared` always writes the shared database (identity rows). Only matters where the app provides
+   * a RecordRouter.
+   */
+  routing?: MemberRouting;
 }
 
 export interface TransportOptions {
@@ -45,6 +53,10 @@ export interface TransportOptions {
   schema?: string;
   /** Overrides every projection's fetch size (a rebuild trades memory for speed). */
   fetchBytesPerPartition?: number;
+  /** Routes each organization's records to its database; without one, everything goes to the DataSource. */
+  router?: RecordRouter;
+  /** Opens sealed record values; without one, values are read as they are. */
+  opener?: PayloadOpener;
 }
 
 /**
@@ -82,6 +94,8 @@ export class KafkaProjectionTransport extends Server implements CustomTransportS
           sessionTimeoutMs: this.settings.sessionTimeoutMs,
           topics: Object.assign({}, ...projections.map((p) => p.topics)),
           asynchronousCommit: projections.every((p) => p.derivedOnly === true),
+          router: this.options.router,
+          opener: this.options.opener,
           concurrency: Math.max(...projections.map((p) => p.concurrency ?? DEFAULT_CONCURRENCY)),
           fetchBytesPerPartition:
             this.options.fetchBytesPerPartition ??
@@ -93,6 +107,7 @@ export class KafkaProjectionTransport extends Server implements CustomTransportS
               name: projection.name,
               group: this.groupOf(projection.name),
               topics: Object.keys(projection.topics),
+              routing: projection.routing,
               apply: async (batch: ProjectionBatch) => {
                 await lastValueFrom(this.transformToObservable(await handler(batch)), { defaultValue: undefined });
               },
@@ -125,9 +140,32 @@ export class KafkaProjectionTransport extends Server implements CustomTransportS
   }
 }
 
-/** The transport for an app whose container provides Kafka, its settings and the projector's DataSource. */
+/** A provider the app may leave out: undefined then. */
+const optional = <T>(app: INestApplicationContext, token: abstract new (...args: never[]) => T): T | undefined => {
+  try {
+    return app.get(token, { strict: false });
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The transport for an app whose container provides Kafka, its settings and the projector's
+ * DataSource; and, where the app has cells, the RecordRouter and the PayloadOpener.
+ */
 export const projectionTransport = (
   app: INestApplicationContext,
   options: TransportOptions,
   projections: ProjectionDefinition[],
-) => new KafkaProjectionTransport(app.get(Kafka), app.get(DataSource), app.get(KafkaSettings), options, projections);
+) =>
+  new KafkaProjectionTransport(
+    app.get(Kafka),
+    app.get(DataSource),
+    app.get(KafkaSettings),
+    {
+      ...options,
+      router: options.router ?? optional(app, RecordRouter),
+      opener: options.opener ?? optional(app, PayloadOpener),
+    },
+    projections,
+  );
