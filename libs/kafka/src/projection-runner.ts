@@ -13,7 +13,7 @@ import { FencedError, MemberPosition, PartitionCommits } from './partition-commi
 import { commitIsolating } from './poison-isolation';
 import { ProjectedRecord, RunnerMember } from './projection-types';
 import { decodeBatch } from './record-decoding';
-import { RecordRouter, RecordTarget, RoutedBatch, routeBatch, TenantPart } from './record-routing';
+import { RecordRouter, RecordTarget, RoutedBatch, routeBatch, sharedRecordsOf, TenantPart } from './record-routing';
 import { sqlstateOf, withoutRecordContent } from './refusal';
 import { PayloadOpener } from './sealing';
 import { TenantCommits } from './tenant-commits';
@@ -88,6 +88,8 @@ export class ProjectionRunner<T> {
     (error) => this.logger.warn(`could not commit offsets to Kafka (lag tooling only): ${error.message}`),
   );
   private readonly checkpoints = new Map<string, string | null>();
+  /** Per partition, the held record last logged. */
+  private readonly lastHeld = new Map<string, string>();
   /** Run first in every batch's transaction (see asynchronousCommit and schema). */
   private readonly transactionSettings: string;
   /** The same in a tenant database's transactions. */
@@ -267,10 +269,14 @@ export class ProjectionRunner<T> {
         if (refused !== null) this.warnRefused(`${where} in ${part.key}`, refused);
       }
       if (routed.tenants.length > 0) failpoint('projector.between-tenant-and-shared');
-      const shared = new Set(routed.shared);
+      const here = { routed: new Set(sharedRecordsOf('routed', routed)), shared: new Set(routed.kept) };
       const refused = await commitIsolating(
-        this.commitsOf(topic, partition, positions, messages, (member, record) =>
-          member.routing === 'shared' || !this.options.router ? true : shared.has(record),
+        this.commitsOf(
+          topic,
+          partition,
+          positions,
+          messages,
+          (member, record) => !this.options.router || here[member.routing ?? 'routed'].has(record),
         ),
         { records: routed.kept, next: routed.next },
       );
@@ -314,9 +320,12 @@ export class ProjectionRunner<T> {
     batch: Pick<EachBatchPayload, 'resolveOffset' | 'heartbeat' | 'isRunning'>,
   ): Promise<void> {
     metrics.heldBatches.inc({ projection: this.options.name, topic });
-    this.logger.log(
-      `${topic}/${partition}@${held.offset}: organization ${held.orgId} is held (${held.reason}); reading it again shortly`,
-    );
+    const where = `${topic}/${partition}@${held.offset}`;
+    // Once per held record, not once per retry.
+    if (this.lastHeld.get(`${topic}:${partition}`) !== where) {
+      this.lastHeld.set(`${topic}:${partition}`, where);
+      this.logger.log(`${where}: organization ${held.orgId} is held (${held.reason}); waiting for its route`);
+    }
     if (BigInt(held.offset) > BigInt(first)) {
       batch.resolveOffset((BigInt(held.offset) - 1n).toString());
       this.committer.note({ topic, partition, offset: held.offset });
