@@ -13,7 +13,7 @@ import { FencedError, MemberPosition, PartitionCommits } from './partition-commi
 import { commitIsolating } from './poison-isolation';
 import { ProjectedRecord, RunnerMember } from './projection-types';
 import { decodeBatch } from './record-decoding';
-import { RecordRouter, RecordTarget, RoutedBatch, routeBatch, sharedRecordsOf, TenantPart } from './record-routing';
+import { RecordRouter, RoutedBatch, routeBatch, sharedRecordsOf, TenantPart, targetsOf } from './record-routing';
 import { sqlstateOf, withoutRecordContent } from './refusal';
 import { PayloadOpener } from './sealing';
 import { TenantCommits } from './tenant-commits';
@@ -249,7 +249,11 @@ export class ProjectionRunner<T> {
       consumer: this.options.name,
       opener: this.options.opener,
     });
-    const routed = routeBatch(decoded.records, await this.targetsOf(decoded.records), next);
+    const routed = routeBatch(
+      decoded.records,
+      await targetsOf(this.options.router, this.options.members, decoded.records),
+      next,
+    );
     // Sent before the transactions commit (see DeadLetterSender); none past a held record, read again later.
     await this.deadLetters.send(
       routed.held ? decoded.dead.filter((d) => BigInt(d.message.offset) < BigInt(routed.next)) : decoded.dead,
@@ -292,19 +296,6 @@ export class ProjectionRunner<T> {
 
   private warnRefused(where: string, refused: unknown): void {
     this.logger.warn(`${where} refused (${sqlstateOf(refused) ?? '?'}): committed in parts around the records refused`);
-  }
-
-  /** The targets of a batch's organizations; without a router, or for shared members alone, the shared database. */
-  private async targetsOf(records: ProjectedRecord<T>[]): Promise<Map<string, RecordTarget>> {
-    const orgs = [...new Set(records.map((r) => r.orgId))];
-    const router = this.options.router;
-    if (!router || orgs.length === 0) return new Map(orgs.map((org) => [org, { kind: 'shared' }]));
-    const targets = await router.targetsOf(orgs);
-    if (this.options.members.some((m) => m.routing !== 'shared')) return targets;
-    // Identity rows live in the shared database whatever the route; only an erased organization's are skipped.
-    return new Map(
-      orgs.map((org) => [org, targets.get(org)?.kind === 'erased' ? { kind: 'erased' } : { kind: 'shared' }]),
-    );
   }
 
   /**

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { RecordTarget, routeBatch, sharedRecordsOf } from './record-routing';
+import { RecordRouter, RecordTarget, routeBatch, sharedRecordsOf, targetsOf } from './record-routing';
 
 // Stand-ins for two tenant databases' pools: routeBatch only groups by key and hands them on.
 const poolA = {} as DataSource;
@@ -61,5 +61,40 @@ describe('routeBatch', () => {
     expect(offsets(sharedRecordsOf('routed', routed))).toEqual(['11']);
     expect(offsets(sharedRecordsOf(undefined, routed))).toEqual(['11']);
     expect(offsets(sharedRecordsOf('shared', routed))).toEqual(['10', '11']);
+  });
+});
+
+describe('targetsOf', () => {
+  class FixedRouter extends RecordRouter {
+    asked: string[][] = [];
+    async targetsOf(orgIds: string[]) {
+      this.asked.push(orgIds);
+      return new Map(orgIds.map((org) => [org, targets.get(org) as RecordTarget]));
+    }
+  }
+  const records = batch('tenant-a', 'shared-org', 'tenant-a', 'gone', 'migrating');
+
+  it('asks the router once per batch, for each organization once, and follows its answer for routed members', async () => {
+    const router = new FixedRouter();
+    const routed = await targetsOf(router, [{ routing: 'shared' }, {}], records);
+    expect(router.asked).toEqual([['tenant-a', 'shared-org', 'gone', 'migrating']]);
+    expect(routed.get('tenant-a')).toBe(targets.get('tenant-a'));
+    expect(routed.get('migrating')).toEqual({ kind: 'hold', reason: 'not_migrated' });
+  });
+
+  it("writes every organization's rows in the shared database for shared members alone, but an erased one's nowhere", async () => {
+    const routed = await targetsOf(new FixedRouter(), [{ routing: 'shared' }], records);
+    expect(Object.fromEntries(routed)).toEqual({
+      'tenant-a': { kind: 'shared' },
+      'shared-org': { kind: 'shared' },
+      gone: { kind: 'erased' },
+      migrating: { kind: 'shared' },
+    });
+  });
+
+  it('routes nothing without a router', async () => {
+    const routed = await targetsOf(undefined, [{}], records);
+    expect([...routed.values()].every((t) => t.kind === 'shared')).toBe(true);
+    expect(routed.size).toBe(4);
   });
 });

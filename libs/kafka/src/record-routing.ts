@@ -102,3 +102,20 @@ export const sharedRecordsOf = <R>(
   routing: MemberRouting | undefined,
   batch: Pick<RoutedBatch<R>, 'kept' | 'shared'>,
 ) => (routing === 'shared' ? batch.kept : batch.shared);
+
+/**
+ * The targets of a batch's organizations. Without a router everything is shared; a runner of shared
+ * members alone writes every organization's rows there (identity rows), except an erased one's.
+ */
+export async function targetsOf(
+  router: RecordRouter | undefined,
+  members: { routing?: MemberRouting }[],
+  records: { orgId: string }[],
+): Promise<Map<string, RecordTarget>> {
+  const orgs = [...new Set(records.map((r) => r.orgId))];
+  const shared: RecordTarget = { kind: 'shared' };
+  if (!router || orgs.length === 0) return new Map(orgs.map((org) => [org, shared]));
+  const targets = await router.targetsOf(orgs);
+  if (members.some((m) => m.routing !== 'shared')) return targets;
+  return new Map(orgs.map((org) => [org, targets.get(org)?.kind === 'erased' ? { kind: 'erased' } : shared]));
+}
