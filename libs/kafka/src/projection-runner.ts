@@ -92,8 +92,6 @@ export class ProjectionRunner<T> {
   private readonly lastHeld = new Map<string, string>();
   /** Run first in every batch's transaction (see asynchronousCommit and schema). */
   private readonly transactionSettings: string;
-  /** The same in a tenant database's transactions. */
-  private readonly tenantTransactionSettings: string;
 
   constructor(
     private readonly kafka: Kafka,
@@ -109,7 +107,6 @@ export class ProjectionRunner<T> {
       ...(options.asynchronousCommit ? ['SET LOCAL synchronous_commit = off'] : []),
       ...(options.schema ? [`SET LOCAL search_path TO ${options.schema}, public`] : []),
     ].join('; ');
-    this.tenantTransactionSettings = options.asynchronousCommit ? 'SET LOCAL synchronous_commit = off' : '';
     this.consumer = new ConsumerSupervisor(
       kafka,
       {
@@ -369,7 +366,8 @@ export class ProjectionRunner<T> {
     return new TenantCommits<T>({
       dataSource: part.dataSource,
       key: part.key,
-      transactionSettings: this.tenantTransactionSettings,
+      // A rebuild's schema exists in every tenant database it rebuilds (see rebuildProjections).
+      transactionSettings: this.transactionSettings,
       table: this.store.table,
       topic,
       baseTopic: topic.slice(this.options.prefix.length),
@@ -378,6 +376,7 @@ export class ProjectionRunner<T> {
       positions: positions.filter((p) => p.member.routing !== 'shared').map((p) => ({ ...p })),
       messages,
       deadLetters: this.deadLetters,
+      sharedCheckpoint: (group) => this.store.current(group, topic, partition),
     });
   }
 

@@ -2,7 +2,7 @@ import { KafkaMessage } from 'kafkajs';
 import { DataSource, EntityManager } from 'typeorm';
 import { DeadLetter, DeadLetterSender } from './dead-letters';
 import { delayPoint } from './failpoint';
-import { MemberPosition, ownRecords } from './partition-commits';
+import { FencedError, MemberPosition, ownRecords } from './partition-commits';
 import { RunCommitter } from './poison-isolation';
 import { ProjectedRecord } from './projection-types';
 import { classifyFailure, sqlstateOf } from './refusal';
@@ -23,6 +23,8 @@ export interface TenantCommitsOptions<T> {
   positions: MemberPosition<T>[];
   messages: Map<string, KafkaMessage>;
   deadLetters: DeadLetterSender;
+  /** The member's checkpoint in the shared database now, 'moving' while another transaction changes it. */
+  sharedCheckpoint: (group: string) => Promise<string | null | 'moving'>;
 }
 
 /**
@@ -33,7 +35,8 @@ export interface TenantCommitsOptions<T> {
  * database's transaction, so after a crash between them the batch is read again. This checkpoint
  * is what makes that harmless: its row is locked first (two consumers that both believe they own
  * the partition during a rebalance take turns), a record is applied only at or past it, and it only
- * ever moves forward.
+ * ever moves forward. Under that lock the shared checkpoint is checked to be still the one this
+ * batch was planned from: a runner that lost the partition writes nothing more here.
  */
 export class TenantCommits<T> implements RunCommitter<ProjectedRecord<T>> {
   constructor(private readonly o: TenantCommitsOptions<T>) {}
@@ -85,6 +88,13 @@ export class TenantCommits<T> implements RunCommitter<ProjectedRecord<T>> {
       const refusals: DeadLetter[] = [];
       for (const position of this.o.positions) {
         const stored = await this.lock(tx, position.member.group);
+        // Fencing, under this database's lock: once the consumer's position moved under this runner
+        // (a rebalance, a rebuild swapped in), it must not move this checkpoint past records it never
+        // read. A position being moved right now counts as moved: waiting for that transaction here,
+        // holding this lock, could wait on a rebuild that waits for this lock in turn.
+        if ((await this.o.sharedCheckpoint(position.member.group)) !== position.expected) {
+          throw new FencedError(position.member.group);
+        }
         const from = BigInt(stored) > BigInt(position.start) ? BigInt(stored) : BigInt(position.start);
         const unseen = records.filter((r) => BigInt(r.offset) >= from);
         if (unseen.length > 0) await applyTo(tx, position, unseen, refusals);
