@@ -1,6 +1,6 @@
 import { CellsModule, CellsRecordRouter } from '@agentwatch/cells';
 import { DatabaseModule } from '@agentwatch/db';
-import { KafkaModule, RecordRouter } from '@agentwatch/kafka';
+import { KafkaModule, ProjectionRouting, RecordRouter } from '@agentwatch/kafka';
 import { ScoringWorkerModule } from '@agentwatch/scoring';
 import { DynamicModule, Module } from '@nestjs/common';
 import { ScoringWorkerConfig } from './config';
@@ -23,7 +23,7 @@ export class ScoringWorkerAppModule {
         CellsModule.forRoot(config.cells),
         ScoringWorkerModule.forRoot(config.llm),
       ],
-      providers: [{ provide: RecordRouter, useClass: CellsRecordRouter }],
+      providers: [{ provide: RecordRouter, useClass: CellsRecordRouter }, ProjectionRouting],
     };
   }
 }

@@ -58,11 +58,9 @@ describe('routed projection runner (two servers, exactly once across databases)'
   const orgB = randomUUID();
 
   beforeAll(async () => {
-    [tenantA, tenantB, tenantC] = await Promise.all([
-      tenantTestDatabase(env, shared.config.adminUrl, 'rr_a'),
-      tenantTestDatabase(env, CELL_SERVER_ADMIN_URL, 'rr_b'),
-      tenantTestDatabase(env, CELL_SERVER_ADMIN_URL, 'rr_c'),
-    ]);
+    tenantA = await tenantTestDatabase(env, shared.config.adminUrl, 'rr_a');
+    tenantB = await tenantTestDatabase(env, CELL_SERVER_ADMIN_URL, 'rr_b');
+    tenantC = await tenantTestDatabase(env, CELL_SERVER_ADMIN_URL, 'rr_c');
     for (const db of [shared, tenantA, tenantB, tenantC]) {
       await db.query(`CREATE TABLE IF NOT EXISTS ${TABLE} (org_id uuid NOT NULL, n int NOT NULL, src text NOT NULL)`);
       await db.query(`GRANT SELECT, INSERT ON ${TABLE} TO agentwatch_projector`);

@@ -1,4 +1,4 @@
-import { INestApplicationContext } from '@nestjs/common';
+import { INestApplicationContext, Inject, Injectable, Optional } from '@nestjs/common';
 import { CustomTransportStrategy, Server } from '@nestjs/microservices';
 import { Kafka } from 'kafkajs';
 import { lastValueFrom } from 'rxjs';
@@ -140,32 +140,31 @@ export class KafkaProjectionTransport extends Server implements CustomTransportS
   }
 }
 
-/** A provider the app may leave out: undefined then. */
-const optional = <T>(app: INestApplicationContext, token: abstract new (...args: never[]) => T): T | undefined => {
-  try {
-    return app.get(token, { strict: false });
-  } catch {
-    return undefined;
+/**
+ * What a routed app's projection transport needs from its container: its RecordRouter, provided
+ * beside this, and the PayloadOpener when the app has one. (Nest's app.get cannot ask for a provider
+ * that may be missing: it ends the process.)
+ */
+@Injectable()
+export class ProjectionRouting {
+  constructor(
+    @Inject(RecordRouter) readonly router: RecordRouter,
+    @Optional() @Inject(PayloadOpener) readonly opener?: PayloadOpener,
+  ) {}
+
+  /** The transport options it stands for. */
+  static of(app: INestApplicationContext): Pick<TransportOptions, 'router' | 'opener'> {
+    const { router, opener } = app.get(ProjectionRouting);
+    return { router, opener };
   }
-};
+}
 
 /**
  * The transport for an app whose container provides Kafka, its settings and the projector's
- * DataSource; and, where the app has cells, the RecordRouter and the PayloadOpener.
+ * DataSource. An app with cells adds `ProjectionRouting.of(app)` to the options.
  */
 export const projectionTransport = (
   app: INestApplicationContext,
   options: TransportOptions,
   projections: ProjectionDefinition[],
-) =>
-  new KafkaProjectionTransport(
-    app.get(Kafka),
-    app.get(DataSource),
-    app.get(KafkaSettings),
-    {
-      ...options,
-      router: options.router ?? optional(app, RecordRouter),
-      opener: options.opener ?? optional(app, PayloadOpener),
-    },
-    projections,
-  );
+) => new KafkaProjectionTransport(app.get(Kafka), app.get(DataSource), app.get(KafkaSettings), options, projections);

@@ -69,14 +69,7 @@ export class TopicTail<T> {
    * appended before the call is then known to the caller.
    */
   async caughtUp(): Promise<void> {
-    const admin = this.kafka.admin();
-    await admin.connect();
-    let ends: { partition: number; high: string }[];
-    try {
-      ends = await admin.fetchTopicOffsets(this.topic);
-    } finally {
-      await admin.disconnect();
-    }
+    const ends = await this.highWatermarks();
     const behind = () => ends.some(({ partition, high }) => (this.consumed.get(partition) ?? 0n) < BigInt(high));
     const deadline = Date.now() + CATCH_UP_TIMEOUT_MS;
     while (behind()) {
@@ -95,6 +88,27 @@ export class TopicTail<T> {
 
   async stop(): Promise<void> {
     await this.consumer.disconnect();
+  }
+
+  /**
+   * The topic's ends. Asked right after the topic was created (an app's first start), a partition may
+   * have no leader yet: that answer is retried for a few seconds.
+   */
+  private async highWatermarks(): Promise<{ partition: number; high: string }[]> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await admin.fetchTopicOffsets(this.topic);
+        } catch (error) {
+          if (!(error as { retriable?: boolean }).retriable || attempt >= 20) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+      }
+    } finally {
+      await admin.disconnect();
+    }
   }
 
   private read(key: string, message: { value: Buffer | null; headers?: Record<string, unknown> }): void {

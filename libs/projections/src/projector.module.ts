@@ -1,7 +1,7 @@
 import { CellsModule, CellsRecordRouter, CellsSettings } from '@agentwatch/cells';
 import { DatabaseConfig, DatabaseModule } from '@agentwatch/db';
 import { IngestProjectionsModule } from '@agentwatch/ingest';
-import { KafkaModule, KafkaSettings, RecordRouter } from '@agentwatch/kafka';
+import { KafkaModule, KafkaSettings, ProjectionRouting, RecordRouter } from '@agentwatch/kafka';
 import { ScoringProjectionsModule } from '@agentwatch/scoring';
 import { TenancyProjectionsModule } from '@agentwatch/tenancy';
 import { DynamicModule, Module } from '@nestjs/common';
@@ -47,7 +47,7 @@ export class ProjectorModule {
         ScoringProjectionsModule,
         TenancyProjectionsModule,
       ],
-      providers: [{ provide: RecordRouter, useClass: CellsRecordRouter }],
+      providers: [{ provide: RecordRouter, useClass: CellsRecordRouter }, ProjectionRouting],
     };
   }
 }

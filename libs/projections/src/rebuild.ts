@@ -6,7 +6,7 @@ import {
   swapInFinished,
 } from '@agentwatch/db';
 import { createHttpApp } from '@agentwatch/http';
-import { createKafka, ProjectionDefinition, projectionTransport } from '@agentwatch/kafka';
+import { createKafka, ProjectionDefinition, ProjectionRouting, projectionTransport } from '@agentwatch/kafka';
 import { DataSource } from 'typeorm';
 import { ProjectionStoreSettings, ProjectorModule } from './projector.module';
 import { tenantOwnerDataSources } from './tenant-rebuilds';
@@ -108,7 +108,7 @@ export async function rebuildProjections(
       {
         strategy: projectionTransport(
           app,
-          { app: run, schema: run, fetchBytesPerPartition: 8 * 1024 * 1024 },
+          { app: run, schema: run, fetchBytesPerPartition: 8 * 1024 * 1024, ...ProjectionRouting.of(app) },
           projections,
         ),
       },

@@ -52,6 +52,21 @@ export function sharedTestDatabase(env: NodeJS.ProcessEnv): TestDatabase {
   };
 }
 
+/**
+ * Suites running beside each other bootstrap databases on the same servers, and two ALTER ROLEs of
+ * the same role at once fail one of them ("tuple concurrently updated"): tried again.
+ */
+async function retryingConcurrentUpdates<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!/tuple concurrently updated/.test((error as Error).message) || attempt >= 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+    }
+  }
+}
+
 /** A tenant database `<run's database>_<suffix>` on the server of `serverAdminUrl`, migrated to the product schema. */
 export async function tenantTestDatabase(
   env: NodeJS.ProcessEnv,
@@ -62,7 +77,7 @@ export async function tenantTestDatabase(
   url.pathname = `/${`${databaseConfigFromEnv(env).database}_${suffix}`.slice(0, 63)}`;
   const config = databaseConfigFromEnv({ ...env, DATABASE_URL: url.toString() });
   await dropTestDatabase(config.adminUrl, config.database);
-  await bootstrapDatabase(config, 'product');
+  await retryingConcurrentUpdates(() => bootstrapDatabase(config, 'product'));
   return {
     config,
     server: url.host,
