@@ -115,9 +115,18 @@ describe('the projector and replay across the shared database and tenant databas
     });
     const live = await fingerprint();
     expect((live.a.sessions as { orgs: string[] }).orgs).toEqual([orgA]);
-    expect((live.b.agents as { orgs: string[] }).orgs).toEqual([orgB]);
+    expect((live.b.sessions as { orgs: string[] }).orgs).toEqual([orgB]);
+    expect((live.shared.events as { orgs: string[] }).orgs).toEqual([orgS]);
 
+    const tablesNow = () =>
+      Promise.all(
+        Object.values(databases()).map(async (db) => (await db.query(`SELECT 'events'::regclass::oid AS oid`))[0].oid),
+      );
+    const before = await tablesNow();
     const done = await rebuildProjections(projectorConfigFromEnv(env), PROJECTIONS, () => {});
+    // Every database's tables were rebuilt and swapped in, not left as they were.
+    const after = await tablesNow();
+    after.forEach((oid, i) => expect(oid).not.toEqual(before[i]));
     expect(done.applied).toBeGreaterThanOrEqual(1200);
     expect(await fingerprint()).toEqual(live);
     for (const db of Object.values(databases())) {
