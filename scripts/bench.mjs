@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench [-- --quick | --full]`: sets up a stack of its own (database agentwatch_bench, topic
-// prefix bench-<ts>.), runs the apps as separate processes on free ports, measures the issue-7 figures
+// prefix bench-<ts>.), runs the apps as separate processes on free ports, measures the figures of docs/performance.md
 // and their physical references in the same run, prints one table, writes bench/results/<ts>.json,
 // and removes its database and topics again. The shared broker and Postgres are only used, never
 // started twice or stopped.
@@ -15,7 +15,17 @@ import { queryLatencies, replayAll } from './bench/queries.mjs';
 import { kafkaLibs, producerPerformance, rawCopy } from './bench/references.mjs';
 import { renderTable } from './bench/report.mjs';
 import { cpuSeconds, peakRssMb, serverCpuSeconds, startApp, stopApp } from './bench/stack.mjs';
-import { build, cli, ensureDependencies, ensureKafka, ensurePostgres, root, say } from './lib.mjs';
+import {
+  build,
+  CELL_SERVER_URL,
+  cli,
+  ensureCellServer,
+  ensureDependencies,
+  ensureKafka,
+  ensurePostgres,
+  root,
+  say,
+} from './lib.mjs';
 
 const options = benchOptions();
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -37,6 +47,7 @@ const logDir = path.join(root, 'bench', 'results', `${stamp}-logs`);
 ensureDependencies();
 if (options.build) build();
 await ensurePostgres(env.DATABASE_URL);
+ensureCellServer();
 ensureKafka(); // starts a broker only when none answers
 fs.mkdirSync(logDir, { recursive: true });
 if (options.cpuProf) fs.mkdirSync(path.join(root, 'bench', 'profiles'), { recursive: true });
@@ -47,7 +58,7 @@ cli(['setup'], env);
 const require = createRequire(import.meta.url);
 const bench = require(path.join(root, 'dist/libs/bench/src/index.js'));
 const { databaseConfigFromEnv } = require(path.join(root, 'dist/libs/db/src/index.js'));
-const { createTopic } = require(path.join(root, 'dist/libs/kafka/src/index.js'));
+const { createTopic, kafkaSettingsFromEnv } = require(path.join(root, 'dist/libs/kafka/src/index.js'));
 
 const admin = new Kafka({
   clientId: 'agentwatch-bench',
@@ -57,6 +68,7 @@ const admin = new Kafka({
 await admin.connect();
 const progress = progressReader({ databaseUrl: env.DATABASE_URL, admin, prefix });
 const apps = {};
+let tenants = [];
 const result = { options, startedAt: new Date().toISOString(), machine: machineFacts() };
 
 let cleaning;
@@ -79,6 +91,14 @@ try {
 
 async function run() {
   const organizations = await bench.createBenchOrganizations(databaseConfigFromEnv(env), options.organizations);
+  // Part of the fleet is provisioned tenants, routed to databases of their own on both cells' servers.
+  tenants = await bench.provisionBenchTenants(
+    databaseConfigFromEnv(env),
+    kafkaSettingsFromEnv('agentwatch-bench', env),
+    organizations.slice(0, options.provisioned),
+    benchCells(),
+  );
+  result.provisioned = { tenants: tenants.length, cells: new Set(tenants.map((t) => t.cell.id)).size };
   apps['cloud-api'] = await startApp('cloud-api', env, { ...options, logDir, stamp });
   const apiUrl = apps['cloud-api'].url;
   const fleet = new bench.Fleet({
@@ -193,9 +213,8 @@ async function run() {
   };
 
   await progress.waitCaughtUp('events');
-  const { rows } = await withDb((c) => c.query('SELECT count(*)::int AS n FROM events'));
-  result.tableEvents = rows[0].n;
-  say(`query latency over ${rows[0].n} events in ${options.organizations} organizations…`);
+  result.tableEvents = await eventsStored();
+  say(`query latency over ${result.tableEvents} events in ${options.organizations} organizations…`);
   result.queries = await queryLatencies({
     apiUrl,
     tokens,
@@ -271,8 +290,20 @@ function recordSize(fleet) {
   return Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length);
 }
 
-async function withDb(work) {
-  const client = new pg.Client({ connectionString: env.DATABASE_URL });
+/** Events in the shared database and in every tenant database, on both servers. */
+async function eventsStored() {
+  const count = async (url) => (await withDb((c) => c.query('SELECT count(*)::int AS n FROM events'), url)).rows[0].n;
+  let total = await count(env.DATABASE_URL);
+  for (const tenant of tenants) {
+    const url = new URL(tenant.cell.admin_url);
+    url.pathname = `/${tenant.database}`;
+    total += await count(url.toString());
+  }
+  return total;
+}
+
+async function withDb(work, url = env.DATABASE_URL) {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     return await work(client);
@@ -290,18 +321,32 @@ async function cleanUp() {
     say(`could not delete topics ${prefix}*: ${e.message}`),
   );
   await dropBenchDatabase();
-  say(`removed database agentwatch_bench and topics ${prefix}*`);
+  say(`removed database agentwatch_bench, ${tenants.length} tenant databases and topics ${prefix}*`);
 }
 
+/** The two cells of the bench's provisioned tenants: the shared database's server and the second one. */
+function benchCells() {
+  const shared = new URL(env.DATABASE_URL);
+  shared.pathname = '/postgres';
+  return [
+    { id: 'local-1', region: 'local', capacity: 1000, admin_url: shared.toString() },
+    { id: 'cell-2', region: 'eu-2', capacity: 1000, admin_url: CELL_SERVER_URL },
+  ];
+}
+
+/** The bench's databases on both servers: its shared one and its tenants' (a killed run leaves them). */
 async function dropBenchDatabase() {
-  const server = new URL(env.DATABASE_URL);
-  server.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: server.toString() });
-  await client.connect();
-  try {
-    await client.query('DROP DATABASE IF EXISTS agentwatch_bench WITH (FORCE)');
-  } finally {
-    await client.end();
+  for (const { admin_url: url } of benchCells()) {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        `SELECT datname FROM pg_database WHERE datname = 'agentwatch_bench' OR datname LIKE 'tenant\\_bench\\_%'`,
+      );
+      for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    } finally {
+      await client.end();
+    }
   }
 }
 

@@ -51,6 +51,7 @@ export function benchOptions(argv = process.argv.slice(2)) {
       rate: { type: 'string' },
       seed: { type: 'string' },
       concurrency: { type: 'string' },
+      provisioned: { type: 'string' },
       'cpu-prof': { type: 'boolean' },
       'no-build': { type: 'boolean' },
       'keep-database': { type: 'boolean' },
@@ -76,6 +77,8 @@ export function benchOptions(argv = process.argv.slice(2)) {
     queries: base.queries,
     perfRecords: base.perf,
     organizations: 100,
+    /** Of those, provisioned tenants: a database of their own, spread over the two cells' servers. */
+    provisioned: num(values.provisioned, 20),
     /** Requests in flight at once (daemons posting at the same moment). */
     concurrency: num(values.concurrency, 8),
     seed: num(values.seed, 7),

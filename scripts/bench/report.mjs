@@ -14,6 +14,13 @@ export function renderTable(r) {
   const ref = r.references;
   const kafka = ref.producerPerformance?.rate;
   const copy = ref.copy?.rate;
+  if (r.provisioned) {
+    add(
+      'organizations: provisioned tenants (routed) over cells',
+      `${r.provisioned.tenants} over ${r.provisioned.cells}`,
+      '—',
+    );
+  }
   add(
     'ingest accept, batch 500, ingest path alone',
     fmt(r.ingestAlone.rate, ' ev/s'),

@@ -211,6 +211,7 @@ describe('tenant lifecycle', () => {
       'FlowApproved',
       'TokensRevoked',
       'RouteRemoved',
+      'IdentityErased',
       'TenantDeprovisioned',
       'DatabaseDropped',
     ]);

@@ -359,7 +359,10 @@ describe('operator API', () => {
     expect(cancelled.body).toMatchObject({ flow_kind: 'onboard', state: 'cancelled' });
     await eventually(detail, (d) => d.presentation === 'done', { what: 'compensation done' });
     expect(await tenantDatabaseExists(cp.env, database)).toBe(false);
-    expect(await queryDatabase(cp.env, null, 'SELECT 1 FROM tenancy_routes WHERE slug = $1', [slug])).toEqual([]);
+    // The route stays as a tombstone: deprovisioned, no schema version, so the data plane routes nothing there.
+    expect(
+      await queryDatabase(cp.env, null, 'SELECT state, schema_version FROM tenancy_routes WHERE slug = $1', [slug]),
+    ).toEqual([{ state: 'deprovisioned', schema_version: null }]);
     const released = await queryDatabase<{ data: Record<string, unknown> }>(
       cp.env,
       null,

@@ -1,7 +1,8 @@
 import { AuthConfig, authConfigFromEnv, authEnv } from '@agentwatch/auth';
-import { parseConfig, textVariables } from '@agentwatch/config';
+import { parseConfig, text, textVariables } from '@agentwatch/config';
 import { DatabaseConfig, databaseConfigFromEnv, databaseEnv } from '@agentwatch/db';
 import { KafkaSettings, kafkaEnv, kafkaSettingsFromEnv } from '@agentwatch/kafka';
+import { Cell, cellsProblems, parseCells } from '@agentwatch/tenancy';
 import { z } from 'zod';
 
 // The CLI validates the variables of the infrastructure a command reaches, with the apps' fragments
@@ -13,6 +14,8 @@ export interface CliConfig {
   database: DatabaseConfig;
   kafka: KafkaSettings;
   auth: AuthConfig;
+  /** The control plane's cells (CONTROL_CELLS, as the control plane reads it); needs `database`. */
+  cells: Cell[];
 }
 
 export type CliNeed = keyof CliConfig;
@@ -22,13 +25,27 @@ export function cliConfigSchema<N extends CliNeed>(needs: readonly N[], clientId
   const database = (needs as readonly CliNeed[]).includes('database');
   const kafka = (needs as readonly CliNeed[]).includes('kafka');
   const auth = (needs as readonly CliNeed[]).includes('auth');
-  const shape = { ...(database ? databaseEnv : {}), ...(kafka ? kafkaEnv : {}), ...(auth ? authEnv : {}) };
+  const cells = (needs as readonly CliNeed[]).includes('cells');
+  const cellsEnv = {
+    CONTROL_CELLS: text().superRefine((raw, ctx) => {
+      if (raw === undefined || raw.trim() === '') return;
+      for (const message of cellsProblems(raw)) ctx.addIssue({ code: 'custom', message });
+    }),
+  };
+  const shape = {
+    ...(database || cells ? databaseEnv : {}),
+    ...(kafka ? kafkaEnv : {}),
+    ...(auth ? authEnv : {}),
+    ...(cells ? cellsEnv : {}),
+  };
   return z.object(shape).transform((env) => {
     const vars = textVariables(env);
+    const databaseConfig = database || cells ? databaseConfigFromEnv(vars) : null;
     return {
-      ...(database ? { database: databaseConfigFromEnv(vars) } : {}),
+      ...(database ? { database: databaseConfig } : {}),
       ...(kafka ? { kafka: kafkaSettingsFromEnv(clientId, vars) } : {}),
       ...(auth ? { auth: authConfigFromEnv(vars) } : {}),
+      ...(cells ? { cells: parseCells(vars.CONTROL_CELLS, (databaseConfig as DatabaseConfig).adminUrl) } : {}),
     } as Pick<CliConfig, N>;
   });
 }

@@ -3,7 +3,9 @@ import { TOPICS } from '@agentwatch/contracts';
 import { bootstrapDatabase, dropTestDatabase, ensureAutovacuum, ownerDataSource } from '@agentwatch/db';
 import { insertDeployToken, insertOrganization } from '@agentwatch/identity';
 import { createKafka, deleteTopicsWithPrefix, ExportArgs, ensureTopics, runTopicExport } from '@agentwatch/kafka';
+import { migrateAllTenants } from '@agentwatch/tenancy';
 import { Command } from 'commander';
+import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { cliConfigFromEnv } from './config';
 import { dlqCommand } from './dlq';
@@ -35,6 +37,28 @@ program
       console.log(
         `development JWT issuer: keys in ${auth.devIssuerDir} (mint tokens with: agentwatch dev-token --sub <name>)`,
       );
+    }
+  });
+
+program
+  .command('migrate')
+  .description(
+    'run the product migrations on every provisioned tenant database (on its cell) and publish the new routes',
+  )
+  .requiredOption('--all-tenants', 'every tenant database of an active route (the only mode)')
+  .action(async () => {
+    const { database, cells } = cliConfigFromEnv(['database', 'cells']);
+    // The control plane's role: routes and the outbox are its tables; migrations run as the owner on each cell.
+    const dataSource = await new DataSource({ type: 'postgres', url: database.controlUrl }).initialize();
+    try {
+      const done = await migrateAllTenants(dataSource, cells, database.rolePassword, (m) =>
+        console.log(
+          `${m.slug} (${m.cell}/${m.database}): schema ${m.from ?? 'none'} → ${m.to}${m.published ? ', route published' : ', route up to date'}`,
+        ),
+      );
+      console.log(`tenant databases: ${done.length} migrated`);
+    } finally {
+      await dataSource.destroy();
     }
   });
 

@@ -2,7 +2,7 @@ import { integerText, parseConfig, port, text, textVariables, urlText } from '@a
 import { DatabaseConfig, databaseConfigFromEnv, databaseEnv } from '@agentwatch/db';
 import { ServerConfig, serverEnv } from '@agentwatch/http';
 import { KafkaSettings, kafkaEnv, kafkaSettingsFromEnv } from '@agentwatch/kafka';
-import { TenancySettings, tenancySettingsFromEnv } from '@agentwatch/tenancy';
+import { cellsProblems, TenancySettings, tenancySettingsFromEnv } from '@agentwatch/tenancy';
 import { z } from 'zod';
 
 const milliseconds = integerText('a positive integer (milliseconds)', 1);
@@ -18,14 +18,9 @@ export const controlPlaneConfigSchema = z
     OPERATOR_DEV_ISSUER_DIR: text(),
     OPERATOR_CLIENT_ID: text(),
     OPERATOR_ROLE_CLAIM: text(),
-    // Its shape (a JSON array of cells) is checked by parseCells, whose errors name CONTROL_CELLS.
     CONTROL_CELLS: text().superRefine((raw, ctx) => {
       if (raw === undefined || raw.trim() === '') return;
-      try {
-        JSON.parse(raw);
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'expected a JSON array of {id, region, capacity, admin_url}' });
-      }
+      for (const message of cellsProblems(raw)) ctx.addIssue({ code: 'custom', message });
     }),
     CONTROL_RETRY_BASE_MS: milliseconds,
     CONTROL_RETRY_MAX_MS: milliseconds,

@@ -7,3 +7,4 @@ export * from './fleet-runner';
 export * from './freshness';
 export * from './freshness-phase';
 export * from './organizations';
+export * from './tenants';

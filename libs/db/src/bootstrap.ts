@@ -4,7 +4,9 @@ import { DatabaseConfig, databaseConfigFromEnv, ROLE_NAMES } from './database.co
 import {
   API_DELETABLE_TABLES,
   API_WRITABLE_TABLES,
+  CONTROL_PLANE_ERASES,
   CONTROL_PLANE_JOURNAL,
+  CONTROL_PLANE_SECRETS,
   CONTROL_PLANE_TABLES,
   MIGRATIONS,
   PRODUCT_MIGRATIONS,
@@ -33,7 +35,7 @@ async function withClient<T>(url: string, fn: (client: Client) => Promise<T>): P
 }
 
 /** Runs a CREATE that another process may be running at the same moment; "already exists" is success. */
-async function createIfMissing(client: Client, sql: string): Promise<void> {
+async function createIfMissing(client: Pick<Client, 'query'>, sql: string): Promise<void> {
   try {
     await client.query(sql);
   } catch (error) {
@@ -44,7 +46,11 @@ async function createIfMissing(client: Client, sql: string): Promise<void> {
 
 const quoteLiteral = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
-async function ensureRoles(client: Client, password: string | null): Promise<void> {
+/**
+ * Creates the product roles on a server (or aligns their options and password), connected as a
+ * superuser there: every server of a deployment, the shared one and each cell's, has the same roles.
+ */
+export async function ensureRoles(client: Pick<Client, 'query'>, password: string | null): Promise<void> {
   const pw = password === null ? '' : ` PASSWORD ${quoteLiteral(password)}`;
   const roles = [
     [ROLE_NAMES.owner, 'LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE'],
@@ -101,6 +107,10 @@ export async function grantPrivileges(q: { query: (sql: string) => Promise<unkno
           GRANT SELECT, INSERT ON ${CONTROL_PLANE_JOURNAL} TO ${ROLE_NAMES.control};
           GRANT SELECT, INSERT, UPDATE, DELETE ON ${CONTROL_PLANE_TABLES.join(', ')} TO ${ROLE_NAMES.control};
           GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO ${ROLE_NAMES.control};
+          ${Object.entries(CONTROL_PLANE_ERASES)
+            .map(([table, column]) => `GRANT SELECT (${column}), DELETE ON ${table} TO ${ROLE_NAMES.control};`)
+            .join('\n          ')}
+          REVOKE ALL ON ${CONTROL_PLANE_SECRETS.join(', ')} FROM ${ROLE_NAMES.app}, ${ROLE_NAMES.projector};
         END IF;
       END $grants$;
     `);

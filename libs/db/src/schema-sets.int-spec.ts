@@ -63,6 +63,7 @@ describe('the product and control-plane migration sets', () => {
     const shared = await inspect();
     expect(shared.tables.filter((t) => t.startsWith('tenancy_')).sort()).toEqual([
       'tenancy_checkins',
+      'tenancy_data_keys',
       'tenancy_flows',
       'tenancy_journal',
       'tenancy_outbox',
@@ -82,6 +83,6 @@ describe('the migration sets themselves', () => {
     expect(new Set(names(MIGRATIONS)).size).toBe(MIGRATIONS.length);
     const timestamps = names(MIGRATIONS).map((name) => Number(name.slice(-13)));
     expect(timestamps).toEqual([...timestamps].sort((a, b) => a - b));
-    expect(names(CONTROL_PLANE_MIGRATIONS)).toEqual(['Tenancy1732406400000']);
+    expect(names(CONTROL_PLANE_MIGRATIONS)).toEqual(['Tenancy1732406400000', 'TenancyRouteDirectory1733360000000']);
   });
 });

@@ -1,6 +1,7 @@
 export * from './domain/flow';
 export * from './domain/policy';
 export * from './domain/tenant-request';
+export * from './engine/cell-databases';
 export * from './http/dev-operator-issuer';
 export * from './http/operator-auth';
 export * from './http/operator-error-body';
@@ -8,3 +9,4 @@ export * from './http/strict-json';
 export * from './journal/journal';
 export * from './tenancy.module';
 export * from './tenancy.settings';
+export * from './use-cases/migrate-all-tenants';

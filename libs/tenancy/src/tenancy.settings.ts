@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { z } from 'zod';
 import { Cell, RetryPolicy } from './domain/policy';
 
 export interface OperatorAuthSettings {
@@ -25,20 +26,53 @@ export abstract class TenancySettings {
   abstract rolePassword: string | null;
 }
 
+const postgresUrl = z.string().refine((url) => {
+  try {
+    return ['postgres:', 'postgresql:'].includes(new URL(url).protocol);
+  } catch {
+    return false;
+  }
+}, 'expected a postgres:// URL (a superuser of that cell’s server)');
+
+/** CONTROL_CELLS: one or more cells, ids unique; a cell without admin_url is on DATABASE_URL's server. */
+export const cellsSchema = z
+  .array(
+    z.strictObject({
+      id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'expected a cell id of lower-case letters, digits and -'),
+      region: z.string().min(1),
+      // 0 drains a cell: no new tenant is placed there.
+      capacity: z.number().int().nonnegative(),
+      admin_url: postgresUrl.optional(),
+    }),
+  )
+  .min(1)
+  .refine((cells) => new Set(cells.map((c) => c.id)).size === cells.length, 'cell ids must be unique');
+
+/** Why a CONTROL_CELLS value is refused, one message per problem; empty when it is valid. */
+export function cellsProblems(raw: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return ['expected a JSON array of {id, region, capacity, admin_url}'];
+  }
+  const result = cellsSchema.safeParse(parsed);
+  if (result.success) return [];
+  return result.error.issues.map((issue) => {
+    const at = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
+    return at
+      ? `${at}: ${issue.message}`
+      : `expected a JSON array of {id, region, capacity, admin_url}: ${issue.message}`;
+  });
+}
+
 export function parseCells(raw: string | undefined, databaseUrl: string): Cell[] {
   if (raw === undefined || raw.trim() === '') {
     return [{ id: 'local-1', region: 'local', capacity: 1000, admin_url: databaseUrl }];
   }
-  const parsed: unknown = JSON.parse(raw);
-  if (!Array.isArray(parsed))
-    throw new Error('CONTROL_CELLS must be a JSON array of {id, region, capacity, admin_url}');
-  return parsed.map((c, i) => {
-    const cell = c as Partial<Cell>;
-    if (typeof cell.id !== 'string' || typeof cell.region !== 'string' || typeof cell.capacity !== 'number') {
-      throw new Error(`CONTROL_CELLS[${i}] needs id, region (strings) and capacity (number)`);
-    }
-    return { id: cell.id, region: cell.region, capacity: cell.capacity, admin_url: cell.admin_url ?? databaseUrl };
-  });
+  const problems = cellsProblems(raw);
+  if (problems.length > 0) throw new Error(`CONTROL_CELLS: ${problems.join('; ')}`);
+  return cellsSchema.parse(JSON.parse(raw)).map((cell) => ({ ...cell, admin_url: cell.admin_url ?? databaseUrl }));
 }
 
 export function tenancySettingsFromEnv(env: NodeJS.ProcessEnv, databaseUrl: string): TenancySettings {

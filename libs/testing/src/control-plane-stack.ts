@@ -54,8 +54,34 @@ export async function startControlPlaneApp(env: NodeJS.ProcessEnv): Promise<Runn
   return { url: url.replace('[::1]', '127.0.0.1'), env, stop: () => app.close() };
 }
 
+/** The second cell's server (`node scripts/cell-server.mjs`, started by `npm test`), a superuser URL. */
+export const CELL_2_URL = `postgres://postgres@127.0.0.1:${process.env.CELL_SERVER_PORT ?? 5433}/postgres`;
+
+export type TestCell = 'local-1' | 'cell-2';
+
+/** The server of a test cell, as a superuser URL of its `postgres` database. */
+function serverUrl(env: NodeJS.ProcessEnv, cell: TestCell): string {
+  if (cell === 'cell-2') return CELL_2_URL;
+  const url = new URL(env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/agentwatch');
+  url.pathname = '/postgres';
+  return url.toString();
+}
+
+/**
+ * The cells of every test control plane: `local-1` (region `local`) on the suite's DATABASE_URL server
+ * and `cell-2` (region `eu-2`) on the second server.
+ */
+export function testCells(env: NodeJS.ProcessEnv): string {
+  return JSON.stringify([
+    { id: 'local-1', region: 'local', capacity: 1000, admin_url: serverUrl(env, 'local-1') },
+    { id: 'cell-2', region: 'eu-2', capacity: 1000, admin_url: serverUrl(env, 'cell-2') },
+  ]);
+}
+
+/** Every variable a test control plane relies on; `extra` (the suite's database, its cells) wins. */
 export function controlPlaneEnv(suite: string, operators: Operators, extra: Record<string, string> = {}) {
   return suiteEnv(suite, {
+    CONTROL_CELLS: testCells({ ...infrastructureEnv(), ...extra }),
     CONTROL_RETRY_BASE_MS: '200',
     CONTROL_RETRY_MAX_MS: '1000',
     CONTROL_POLL_MS: '100',
@@ -71,26 +97,37 @@ export function uniqueSlug(label: string): string {
   return `${label}-${run}-${Math.random().toString(36).slice(2, 7)}`;
 }
 
-export async function tenantDatabaseExists(env: NodeJS.ProcessEnv, database: string): Promise<boolean> {
+export async function tenantDatabaseExists(
+  env: NodeJS.ProcessEnv,
+  database: string,
+  cell: TestCell = 'local-1',
+): Promise<boolean> {
   return withServer(
     env,
     async (c) => ((await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [database])).rowCount ?? 0) > 0,
+    cell,
   );
 }
 
-/** Drops a tenant database a test created (only `tenant_…` names). */
+/** Drops a tenant database a test created (only `tenant_…` names), on whichever test cell holds it. */
 export async function dropTenantDatabase(env: NodeJS.ProcessEnv, database: string): Promise<void> {
   if (!database.startsWith('tenant_')) throw new Error(`refusing to drop ${database}`);
-  await withServer(env, (c) => c.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`));
+  for (const cell of ['local-1', 'cell-2'] as const) {
+    await withServer(env, (c) => c.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`), cell);
+  }
 }
 
+/** Runs SQL as the superuser: on the suite's database (null), or on a tenant database of a test cell. */
 export async function queryDatabase<T = Record<string, unknown>>(
   env: NodeJS.ProcessEnv,
   database: string | null,
   sql: string,
   params: unknown[] = [],
+  cell: TestCell = 'local-1',
 ): Promise<T[]> {
-  const url = new URL(env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/agentwatch');
+  const url = new URL(
+    database ? serverUrl(env, cell) : (env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/agentwatch'),
+  );
   if (database) url.pathname = `/${database}`;
   const client = new Client({ connectionString: url.toString() });
   await client.connect();
@@ -101,10 +138,8 @@ export async function queryDatabase<T = Record<string, unknown>>(
   }
 }
 
-async function withServer<T>(env: NodeJS.ProcessEnv, fn: (c: Client) => Promise<T>): Promise<T> {
-  const url = new URL(env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/agentwatch');
-  url.pathname = '/postgres';
-  const client = new Client({ connectionString: url.toString() });
+async function withServer<T>(env: NodeJS.ProcessEnv, fn: (c: Client) => Promise<T>, cell: TestCell): Promise<T> {
+  const client = new Client({ connectionString: serverUrl(env, cell) });
   await client.connect();
   try {
     return await fn(client);

@@ -13,6 +13,7 @@ import { RateLimitsUnlogged1733097600000 } from './1733097600000-rate-limits-unl
 import { EventRiskWaitingOnly1733184000000 } from './1733184000000-event-risk-waiting-only';
 import { DeadLetterRedrives1733270400000 } from './1733270400000-dead-letter-redrives';
 import { SessionMetadataTimes1733356800000 } from './1733356800000-session-metadata-times';
+import { TenancyRouteDirectory1733360000000 } from './1733360000000-tenancy-route-directory';
 
 export { EVENT_RISK_LOCK } from './1732320000000-scoring';
 
@@ -46,7 +47,7 @@ export const PRODUCT_MIGRATIONS = [
 ];
 
 /** The control plane's own tables: the shared database only. */
-export const CONTROL_PLANE_MIGRATIONS = [Tenancy1732406400000];
+export const CONTROL_PLANE_MIGRATIONS = [Tenancy1732406400000, TenancyRouteDirectory1733360000000];
 
 const timestampOf = (migration: { name: string }) => Number(migration.name.match(/\d{13}$/)?.[0]);
 
@@ -84,6 +85,23 @@ export const CONTROL_PLANE_TABLES = [
   'tenancy_routes',
   'tenancy_tokens',
   'tenancy_checkins',
+  'tenancy_data_keys',
   'projection_checkpoints',
 ];
+
+/** Data keys: the control plane's alone; the data plane reads one through tenant_data_key(). */
+export const CONTROL_PLANE_SECRETS = ['tenancy_data_keys'];
+
+/**
+ * The shared database's credential tables, and the column a tenant's rows are found by: the control
+ * plane deletes a deprovisioned tenant's rows there (DELETE, and SELECT of that column alone).
+ */
+export const CONTROL_PLANE_ERASES: Record<string, string> = {
+  organizations: 'id',
+  memberships: 'org_id',
+  deploy_tokens: 'org_id',
+  machines: 'org_id',
+  api_keys: 'org_id',
+  ingest_rate_limits: 'key',
+};
 export const CONTROL_PLANE_JOURNAL = 'tenancy_journal';

@@ -15,6 +15,7 @@ export type Step =
   | 'compensate'
   | 'revoke-tokens'
   | 'remove-route'
+  | 'erase-identity'
   | 'drop-database';
 
 export type RequestTenant = {
@@ -45,6 +46,7 @@ export type EngineCommand =
   | { type: 'RecordResourcesReleased'; droppedDatabase: string | null; removedRoute: boolean; revokedTokens: number }
   | { type: 'RecordTokensRevoked'; revoked: number }
   | { type: 'RecordRouteRemoved' }
+  | { type: 'RecordIdentityErased'; erased: Record<string, number> }
   | { type: 'RecordDatabaseDropped' }
   | { type: 'RecordTenantDeprovisioned'; offboardFlowId: string };
 
@@ -72,6 +74,7 @@ const ENGINE_COMMANDS: Record<EngineCommand['type'], true> = {
   RecordResourcesReleased: true,
   RecordTokensRevoked: true,
   RecordRouteRemoved: true,
+  RecordIdentityErased: true,
   RecordDatabaseDropped: true,
   RecordTenantDeprovisioned: true,
 };
@@ -88,6 +91,7 @@ export const STEP_RECORDED_BY = {
   RecordResourcesReleased: 'compensate',
   RecordTokensRevoked: 'revoke-tokens',
   RecordRouteRemoved: 'remove-route',
+  RecordIdentityErased: 'erase-identity',
   RecordDatabaseDropped: 'drop-database',
 } as const satisfies Partial<Record<EngineCommand['type'], Step>>;
 

@@ -15,10 +15,11 @@ import {
   presentation,
   Unprocessable,
 } from './flow';
-import { chooseCell, retryDelayMs, tenantOrgId } from './policy';
+import { chooseCell, retryDelayMs } from './policy';
 import { parseTenantRequest } from './tenant-request';
 
 const NOW = '2026-11-22T10:00:00.000Z';
+const ORG = '0b7c9a4e-2f1d-4c8a-9e6b-3d5f7a1c2e4b';
 const alice: Context = { actor: 'alice', role: 'operator', now: NOW };
 const bob: Context = { actor: 'bob', role: 'operator', now: NOW };
 const viewer: Context = { actor: 'vera', role: 'viewer', now: NOW };
@@ -38,7 +39,7 @@ const ev = (type: string, data: Record<string, unknown> = {}, actor = 'system:fl
 
 const requested = ev(
   'TenantRequested',
-  { flow_id: 'f1', tenant_id: 'f1', slug: 'acme', org_id: tenantOrgId('acme'), request },
+  { flow_id: 'f1', tenant_id: 'f1', slug: 'acme', org_id: ORG, request },
   'alice',
 );
 const pending = [requested, ev('ApprovalRequested')];
@@ -94,9 +95,13 @@ function given(events: FlowEvent[]) {
 describe('flow aggregate: spec §3 state table', () => {
   it('(none) + POST /v1/tenants → requested', () => {
     given([])
-      .when({ type: 'RequestTenant', flowId: 'f1', tenantId: 'f1', orgId: tenantOrgId('acme'), request }, alice)
+      .when({ type: 'RequestTenant', flowId: 'f1', tenantId: 'f1', orgId: ORG, request }, alice)
       .then([{ type: 'TenantRequested', actor: 'alice' }]);
     expect(fold([requested])?.status).toBe('requested');
+    // The organization id is the use case's (random) choice, never derived from the slug.
+    const other = '5e0d2c1b-7a9f-4b3e-8c6d-1f2a3b4c5d6e';
+    const again = decide({ type: 'RequestTenant', flowId: 'f2', tenantId: 'f2', orgId: other, request }, null, alice);
+    expect(fold(again)?.orgId).toBe(other);
   });
 
   it('a live flow for the slug → 409 conflict', () => {
@@ -293,7 +298,7 @@ describe('offboard flow', () => {
       flow_id: 'o1',
       tenant_id: 'f1',
       slug: 'acme',
-      org_id: tenantOrgId('acme'),
+      org_id: ORG,
       justification,
       placement: { cell: 'local-1', region: 'local', database_name: 'tenant_acme', schema_version: '1' },
     },
@@ -317,7 +322,7 @@ describe('offboard flow', () => {
     given(pending).when({ type: 'RequestDeprovision', flowId: 'o1', justification }, alice).thenThrows(FlowConflict);
   });
 
-  it('approved: revokes tokens, removes the route, drops the database → deprovisioned', () => {
+  it('approved: revokes tokens, retires the route, erases the identity, drops the database → deprovisioned', () => {
     let events = [opened];
     given(events).when({ type: 'ApproveFlow' }, bob).thenState('deprovisioning');
     events = [...events, ev('FlowApproved', { approver: 'bob' }, 'bob')];
@@ -325,9 +330,18 @@ describe('offboard flow', () => {
     events = [...events, ev('TokensRevoked', { revoked: 1 })];
     expect(nextStep(fold(events) as FlowState)).toBe('remove-route');
     events = [...events, ev('RouteRemoved')];
+    expect(nextStep(fold(events) as FlowState)).toBe('erase-identity');
+    given(events).when({ type: 'RecordDatabaseDropped' }).thenThrows(FlowConflict);
+    given(events)
+      .when({ type: 'RecordIdentityErased', erased: { organizations: 1 } })
+      .then([{ type: 'IdentityErased', data: { erased: { organizations: 1 } } }]);
+    events = [...events, ev('IdentityErased', { erased: { organizations: 1 } })];
     expect(nextStep(fold(events) as FlowState)).toBe('drop-database');
     given(events).when({ type: 'RecordDatabaseDropped' }).thenState('deprovisioned');
     given(active).when({ type: 'RecordTenantDeprovisioned', offboardFlowId: 'o1' }).thenState('deprovisioned');
+    const gone = fold([...active, ev('TenantDeprovisioned', { offboard_flow_id: 'o1' })]) as FlowState;
+    // Released: placement no longer counts it against its cell's capacity.
+    expect([gone.status, gone.compensated, nextStep(gone)]).toEqual(['deprovisioned', true, null]);
   });
 
   it('a stream holds one kind of flow: an event of the other kind does not fold into it', () => {
@@ -395,9 +409,5 @@ describe('placement and backoff policy', () => {
     const policy = { baseMs: 100, maxMs: 1000, maxAttempts: 5 };
     expect([1, 2, 3, 4, 5].map((n) => retryDelayMs(policy, n, () => 1))).toEqual([100, 200, 400, 800, 1000]);
     expect(retryDelayMs(policy, 3, () => 0)).toBe(200);
-  });
-  it('derives a stable organization id from the slug', () => {
-    expect(tenantOrgId('acme')).toBe(tenantOrgId('acme'));
-    expect(tenantOrgId('acme')).not.toBe(tenantOrgId('acme2'));
   });
 });

@@ -1,5 +1,6 @@
 // The offboard flow (spec 002 §3): a deprovision request, approved by a second operator, revokes
-// the tenant's tokens, removes its route and drops its database. Its own stream, opened by the
+// the tenant's tokens, retires its route (state `deprovisioned`, data key destroyed), erases its
+// identity from the shared database and drops its database. Its own stream, opened by the
 // onboard flow's RequestDeprovision decision.
 
 import {
@@ -49,7 +50,7 @@ export const OFFBOARD_STATES = [
 ] as const;
 export type OffboardStatus = (typeof OFFBOARD_STATES)[number];
 
-type OffboardStep = 'revoke-tokens' | 'remove-route' | 'drop-database';
+type OffboardStep = 'revoke-tokens' | 'remove-route' | 'erase-identity' | 'drop-database';
 
 export interface OffboardState extends FlowBase<'offboard', OffboardStatus> {
   justification: string;
@@ -66,6 +67,7 @@ export type OffboardEvent =
   | SharedEvent
   | E<'TokensRevoked', { revoked: number }>
   | E<'RouteRemoved', Record<string, never>>
+  | E<'IdentityErased', { erased: Record<string, number> }>
   | E<'DatabaseDropped', { database_name: string | null }>;
 
 const OFFBOARD_EVENTS: Record<OffboardEvent['type'], true> = {
@@ -73,6 +75,7 @@ const OFFBOARD_EVENTS: Record<OffboardEvent['type'], true> = {
   DeprovisionRequested: true,
   TokensRevoked: true,
   RouteRemoved: true,
+  IdentityErased: true,
   DatabaseDropped: true,
 };
 
@@ -127,6 +130,9 @@ function engineStep(command: EngineCommand, s: OffboardState, ctx: Context, maxA
     case 'RecordRouteRemoved':
       requireStep(s, next, 'remove-route');
       return [event('RouteRemoved', {}, ctx)];
+    case 'RecordIdentityErased':
+      requireStep(s, next, 'erase-identity');
+      return [event('IdentityErased', { erased: command.erased }, ctx)];
     case 'RecordDatabaseDropped':
       requireStep(s, next, 'drop-database');
       return [event('DatabaseDropped', { database_name: s.placement.database_name }, ctx)];
@@ -188,6 +194,8 @@ export function evolveOffboard(state: OffboardState | null, e: OffboardEvent): O
     case 'TokensRevoked':
       return { ...stepDone(s, 'deprovisioning', e.at), offboardStep: 'remove-route' };
     case 'RouteRemoved':
+      return { ...stepDone(s, 'deprovisioning', e.at), offboardStep: 'erase-identity' };
+    case 'IdentityErased':
       return { ...stepDone(s, 'deprovisioning', e.at), offboardStep: 'drop-database' };
     case 'DatabaseDropped':
       return { ...stepDone(s, 'deprovisioned', e.at), offboardStep: null, endedAt: e.at };

@@ -150,6 +150,7 @@ function engineStep(command: EngineCommand, s: OnboardState, ctx: Context, maxAt
       return [event('TenantDeprovisioned', { offboard_flow_id: command.offboardFlowId }, ctx)];
     case 'RecordTokensRevoked':
     case 'RecordRouteRemoved':
+    case 'RecordIdentityErased':
     case 'RecordDatabaseDropped':
       // Offboard steps: never the step an onboard flow runs.
       requireStep(s, next, STEP_RECORDED_BY[command.type]);

@@ -153,7 +153,8 @@ export function evolveOnboard(state: OnboardState | null, e: OnboardEvent): Onbo
     case 'IngestTokenMinted':
       return { ...s, tokensMinted: s.tokensMinted + 1, updatedAt: e.at };
     case 'TenantDeprovisioned':
-      return { ...stepDone(s, 'deprovisioned', e.at), endedAt: e.at, endReason: 'deprovisioned' };
+      // Its database is dropped: the tenant no longer takes a seat of its cell (placement counts).
+      return { ...stepDone(s, 'deprovisioned', e.at), compensated: true, endedAt: e.at, endReason: 'deprovisioned' };
     default: {
       const _exhaustive: never = e;
       return _exhaustive;

@@ -1,10 +1,3 @@
-import { v5 as uuidv5 } from 'uuid';
-
-/** Fixed namespace: a tenant's organization id is UUIDv5(namespace, slug), the same on every replica and replay. */
-export const TENANT_ORG_NAMESPACE = '6f1d8c2e-4b7a-5e39-9a0c-2d6b1e8f4a17';
-
-export const tenantOrgId = (slug: string): string => uuidv5(slug, TENANT_ORG_NAMESPACE);
-
 export interface RetryPolicy {
   baseMs: number;
   maxMs: number;

@@ -1,4 +1,4 @@
-import { PRODUCT_MIGRATIONS, ROLE_NAMES } from '@agentwatch/db';
+import { ensureRoles, grantPrivileges, PRODUCT_MIGRATIONS, ROLE_NAMES } from '@agentwatch/db';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { Cell } from '../domain/policy';
@@ -38,10 +38,18 @@ export async function databaseExists(cell: Cell, database: string): Promise<bool
   });
 }
 
+/** What a route names as the cell's server: host and port of its admin URL, never its credentials. */
+export function serverOf(cell: Cell): string {
+  const url = new URL(cell.admin_url);
+  return `${url.hostname}:${url.port || '5432'}`;
+}
+
 /**
- * Creates the tenant's database on its cell unless it exists, then applies the product schema
- * migrations (those already applied are skipped), so running it again after a crash creates
- * nothing twice. Migrations run as the owner role, with the deployment's role password. Returns the schema version: the newest migration the database records.
+ * Creates the tenant's database on its cell unless it exists, first creating the product roles on
+ * that server (a cell is a server of its own: its roles are not the shared server's), then applies
+ * the product schema migrations (those already applied are skipped), so running it again after a
+ * crash creates nothing twice. Migrations run as the owner role, with the deployment's role
+ * password. Returns the schema version: the newest migration the database records.
  */
 export async function createAndMigrate(
   cell: Cell,
@@ -49,6 +57,7 @@ export async function createAndMigrate(
   rolePassword: string | null,
   afterCreate?: () => void,
 ): Promise<string> {
+  await withClient(urlOf(cell, 'postgres'), (c) => ensureRoles(c, rolePassword));
   if (!(await databaseExists(cell, database))) {
     await withClient(urlOf(cell, 'postgres'), async (c) => {
       try {
@@ -62,6 +71,14 @@ export async function createAndMigrate(
   await withClient(urlOf(cell, database), (c) =>
     c.query(`ALTER SCHEMA public OWNER TO ${ROLE_NAMES.owner}; REVOKE CREATE ON SCHEMA public FROM PUBLIC`),
   );
+  return migrateTenantDatabase(cell, database, rolePassword);
+}
+
+/**
+ * Applies the product migrations a tenant database lacks (none: nothing happens) and its grants, as
+ * the owner role; returns its schema version: the newest migration the database records.
+ */
+export async function migrateTenantDatabase(cell: Cell, database: string, rolePassword: string | null) {
   const dataSource = await new DataSource({
     type: 'postgres',
     url: urlOf(cell, database, { user: ROLE_NAMES.owner, password: rolePassword }),
@@ -71,11 +88,8 @@ export async function createAndMigrate(
   }).initialize();
   try {
     await dataSource.runMigrations();
-    await dataSource.query(`
-      GRANT USAGE ON SCHEMA public TO ${ROLE_NAMES.app}, ${ROLE_NAMES.projector};
-      GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${ROLE_NAMES.app};
-      GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${ROLE_NAMES.projector};
-    `);
+    // The very grants of the shared database's product tables (the API writes its policies there too).
+    await grantPrivileges(dataSource);
     const [row] = await dataSource.query('SELECT max("timestamp")::text AS version FROM migrations');
     if (!row?.version) throw new Error(`database ${database} records no migration`);
     return row.version as string;

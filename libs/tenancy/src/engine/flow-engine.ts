@@ -7,10 +7,12 @@ import { FlowConflict } from '../domain/errors';
 import { decide, FlowState, nextStep, onboardOf } from '../domain/flow';
 import { OnboardState } from '../domain/onboard';
 import { chooseCell, retryDelayMs } from '../domain/policy';
+import { RouteState, routeOf } from '../domain/route';
 import { appendToFlow, loadFlow } from '../journal/journal';
 import { TenancySettings } from '../tenancy.settings';
 import { enqueueToken } from '../tenant-flows';
-import { createAndMigrate, dropDatabase } from './cell-databases';
+import { createAndMigrate, dropDatabase, serverOf } from './cell-databases';
+import { createDataKey, destroyDataKey, eraseIdentity, lockedRoute, publishRoute } from './route-directory';
 
 /** TypeORM answers UPDATE/DELETE … RETURNING on Postgres with [rows, affected]. */
 export function returned<T>(result: unknown): T[] {
@@ -134,6 +136,7 @@ export class FlowEngine implements OnApplicationBootstrap, OnApplicationShutdown
     streamId: string,
     expected: number,
     build: (tx: Queryable, state: FlowState) => Promise<EngineCommand[]> | EngineCommand[],
+    after?: (tx: Queryable, state: FlowState) => Promise<void>,
   ): Promise<FlowState> {
     return this.dataSource.transaction(async (tx) => {
       const { state, version } = await loadFlow(tx, streamId);
@@ -145,8 +148,27 @@ export class FlowEngine implements OnApplicationBootstrap, OnApplicationShutdown
         current = await appendToFlow(tx, streamId, at, current, events);
         at += events.length;
       }
+      await after?.(tx, current);
       return current;
     });
+  }
+
+  /** Writes and publishes the tenant's route in `state`, in the transaction of the step that changes it. */
+  private async publish(tx: Queryable, tenant: FlowState, state: RouteState): Promise<void> {
+    const route = routeOf(tenant, state, serverOf(this.cellOf(tenant)));
+    await publishRoute(tx, tenant.tenantId, route, this.context().now);
+  }
+
+  /**
+   * Retires a tenant's route (published `deprovisioned`, so routing stops before anything is
+   * dropped) and destroys its data key; false when it never had a route.
+   */
+  private async retireRoute(tx: Queryable, tenant: FlowState): Promise<boolean> {
+    const route = await lockedRoute(tx, tenant.orgId);
+    if (route === null) return false;
+    if (route.state !== 'deprovisioned') await this.publish(tx, tenant, 'deprovisioned');
+    await destroyDataKey(tx, tenant.orgId);
+    return true;
   }
 
   private cellOf(state: FlowState) {
@@ -162,20 +184,29 @@ export class FlowEngine implements OnApplicationBootstrap, OnApplicationShutdown
         await this.commit(id, version, () => [{ type: 'RequestApproval' }]);
         return;
       case 'place':
-        await this.commit(id, version, async (tx) => {
-          // Placements are serialised so two flows never take the last seat of a cell together.
-          await tx.query(`SELECT pg_advisory_xact_lock(hashtext('tenancy-placement'))`);
-          const rows: { cell: string; used: number }[] = await tx.query(
-            `SELECT detail->'placement'->>'cell' AS cell, count(*)::int AS used FROM tenancy_flows
+        await this.commit(
+          id,
+          version,
+          async (tx) => {
+            // Placements are serialised so two flows never take the last seat of a cell together.
+            await tx.query(`SELECT pg_advisory_xact_lock(hashtext('tenancy-placement'))`);
+            const rows: { cell: string; used: number }[] = await tx.query(
+              `SELECT detail->'placement'->>'cell' AS cell, count(*)::int AS used FROM tenancy_flows
               WHERE kind = 'onboard' AND detail->'placement'->>'cell' IS NOT NULL
                 AND (live OR NOT (detail->>'compensated')::boolean)
               GROUP BY 1`,
-          );
-          const used = Object.fromEntries(rows.map((r) => [r.cell, r.used]));
-          const cell = chooseCell(this.settings.cells, state.placement.region, used);
-          if (!cell) throw new StepFailure('no_placeable_cell');
-          return [{ type: 'PlaceInCell', cell: cell.id, region: cell.region }];
-        });
+            );
+            const used = Object.fromEntries(rows.map((r) => [r.cell, r.used]));
+            const cell = chooseCell(this.settings.cells, state.placement.region, used);
+            if (!cell) throw new StepFailure('no_placeable_cell');
+            return [{ type: 'PlaceInCell', cell: cell.id, region: cell.region }];
+          },
+          async (tx, placed) => {
+            // The route exists (and is on its way to the data plane) before any credential of the tenant can.
+            await this.publish(tx, placed, 'provisioning');
+            await createDataKey(tx, placed.orgId);
+          },
+        );
         return;
       case 'create-database': {
         const schemaVersion = await createAndMigrate(
@@ -189,23 +220,8 @@ export class FlowEngine implements OnApplicationBootstrap, OnApplicationShutdown
       }
       case 'route':
         await this.commit(id, version, async (tx) => {
-          const command: EngineCommand = { type: 'RecordRoute', schemaVersion: state.placement.schema_version };
-          decide(command, state, this.context());
-          await tx.query(
-            `INSERT INTO tenancy_routes (slug, tenant_id, org_id, cell, database_name, schema_version)
-             VALUES ($1, $2, $3, $4, $5, $6)
-             ON CONFLICT (slug) DO UPDATE SET tenant_id = EXCLUDED.tenant_id, org_id = EXCLUDED.org_id,
-               cell = EXCLUDED.cell, database_name = EXCLUDED.database_name, schema_version = EXCLUDED.schema_version`,
-            [
-              state.slug,
-              state.tenantId,
-              state.orgId,
-              state.placement.cell,
-              state.placement.database_name,
-              state.placement.schema_version,
-            ],
-          );
-          return [command];
+          await this.publish(tx, state, 'active');
+          return [{ type: 'RecordRoute', schemaVersion: state.placement.schema_version }];
         });
         return;
       case 'await-checkin':
@@ -226,25 +242,18 @@ export class FlowEngine implements OnApplicationBootstrap, OnApplicationShutdown
         });
         return;
       case 'compensate': {
+        // Routing stops (the route is published `deprovisioned`) before the database is dropped.
+        const removedRoute = await this.dataSource.transaction((tx) => this.retireRoute(tx, state));
+        const placed = state.placement.cell && state.placement.database_name;
         const dropped =
-          state.placement.cell && state.placement.database_name
-            ? (await dropDatabase(this.cellOf(state), state.placement.database_name))
-              ? state.placement.database_name
-              : null
+          placed && (await dropDatabase(this.cellOf(state), state.placement.database_name as string))
+            ? state.placement.database_name
             : null;
         await this.commit(id, version, async (tx) => {
-          const removed = returned(
-            await tx.query('DELETE FROM tenancy_routes WHERE tenant_id = $1 RETURNING slug', [state.tenantId]),
-          );
           const revoked = await this.revokeTokens(tx, onboardOf(state));
-          return [
-            {
-              type: 'RecordResourcesReleased',
-              droppedDatabase: dropped,
-              removedRoute: removed.length > 0,
-              revokedTokens: revoked,
-            },
-          ];
+          // Tokens minted from db-ready on may have been projected into the shared database already.
+          await eraseIdentity(tx, state.orgId);
+          return [{ type: 'RecordResourcesReleased', droppedDatabase: dropped, removedRoute, revokedTokens: revoked }];
         });
         return;
       }
@@ -256,9 +265,14 @@ export class FlowEngine implements OnApplicationBootstrap, OnApplicationShutdown
         return;
       case 'remove-route':
         await this.commit(id, version, async (tx) => {
-          await tx.query('DELETE FROM tenancy_routes WHERE tenant_id = $1', [state.tenantId]);
+          await this.retireRoute(tx, state);
           return [{ type: 'RecordRouteRemoved' }];
         });
+        return;
+      case 'erase-identity':
+        await this.commit(id, version, async (tx) => [
+          { type: 'RecordIdentityErased', erased: await eraseIdentity(tx, state.orgId) },
+        ]);
         return;
       case 'drop-database': {
         if (state.placement.cell && state.placement.database_name) {

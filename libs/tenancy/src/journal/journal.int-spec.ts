@@ -1,8 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { databaseConfigFromEnv } from '@agentwatch/db';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { Context, decide, FlowConflict, FlowState } from '../domain/flow';
-import { tenantOrgId } from '../domain/policy';
 import { appendToFlow, flowsOfSlug, loadFlow } from './journal';
 
 // The journal on a real Postgres, through the control plane's own role.
@@ -29,7 +29,7 @@ describe('flow journal', () => {
     const slug = `journal-${uuidv7()}`;
     const flowId = uuidv7();
     const events = decide(
-      { type: 'RequestTenant', flowId, tenantId: flowId, orgId: tenantOrgId(slug), request: request(slug) },
+      { type: 'RequestTenant', flowId, tenantId: flowId, orgId: randomUUID(), request: request(slug) },
       null,
       alice,
     );
@@ -61,14 +61,14 @@ describe('flow journal', () => {
     const { slug } = await open();
     const flowId = uuidv7();
     const events = decide(
-      { type: 'RequestTenant', flowId, tenantId: flowId, orgId: tenantOrgId(slug), request: request(slug) },
+      { type: 'RequestTenant', flowId, tenantId: flowId, orgId: randomUUID(), request: request(slug) },
       null,
       alice,
     );
     await expect(control.transaction((tx) => appendToFlow(tx, flowId, 0, null, events))).rejects.toThrow(FlowConflict);
   });
 
-  it('is append-only for the control plane role, and a route cannot hold a null schema_version', async () => {
+  it('is append-only for the control plane role, and an active route cannot hold a null schema_version', async () => {
     const { flowId } = await open();
     await expect(
       control.query(`UPDATE tenancy_journal SET actor = 'mallory' WHERE stream_id = $1`, [flowId]),
@@ -78,10 +78,17 @@ describe('flow journal', () => {
     );
     await expect(
       control.query(
-        `INSERT INTO tenancy_routes (slug, tenant_id, org_id, cell, database_name, schema_version)
-         VALUES ($1, $2, $2, 'local-1', 'tenant_x', NULL)`,
+        `INSERT INTO tenancy_routes (slug, tenant_id, org_id, state, cell, region, server, database_name, schema_version)
+         VALUES ($1, $2, $2, 'active', 'local-1', 'local', '127.0.0.1:5432', 'tenant_x', NULL)`,
         [`route-${flowId}`, flowId],
       ),
-    ).rejects.toThrow(/null value/);
+    ).rejects.toThrow(/tenancy_routes_active_migrated/);
+    await expect(
+      control.query(
+        `INSERT INTO tenancy_routes (slug, tenant_id, org_id, state, cell, region, server, database_name, schema_version)
+         VALUES ($1, $2, $2, 'deprovisioned', 'local-1', 'local', '127.0.0.1:5432', 'tenant_x', '1')`,
+        [`route-${flowId}`, flowId],
+      ),
+    ).rejects.toThrow(/tenancy_routes_deprovisioned_unmigrated/);
   });
 });

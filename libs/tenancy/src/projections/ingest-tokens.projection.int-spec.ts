@@ -1,17 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import { hashToken, mintDeployToken } from '@agentwatch/auth';
 import { IngestTokenChangedV1 } from '@agentwatch/contracts';
 import { databaseConfigFromEnv } from '@agentwatch/db';
 import { ProjectedRecord } from '@agentwatch/kafka';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { tenantOrgId } from '../domain/policy';
 import { IngestTokensProjection } from './ingest-tokens.projection';
 
 describe('ingest tokens projection (the cloud API accepting tenant tokens), on Postgres', () => {
   let projector: DataSource;
   const projection = new IngestTokensProjection();
   const slug = `proj-${uuidv7()}`;
-  const orgId = tenantOrgId(slug);
+  const orgId = randomUUID();
 
   beforeAll(async () => {
     projector = await new DataSource({ type: 'postgres', url: databaseConfigFromEnv().projectorUrl }).initialize();
@@ -66,6 +66,19 @@ describe('ingest tokens projection (the cloud API accepting tenant tokens), on P
       record({ action: 'revoked', token_id: minted.payload.token_id, token_hash: minted.payload.token_hash }),
     ]);
     expect((await tokenRow(minted.payload.token_id)).revoked_at).not.toBeNull();
+  });
+
+  it('brings back no token of a deprovisioned tenant, however late it applies the record', async () => {
+    const gone = randomUUID();
+    await projector.query(
+      `INSERT INTO tenancy_routes (org_id, slug, tenant_id, state, cell, region, server, database_name, schema_version)
+       VALUES ($1, $2, $1, 'deprovisioned', 'local-1', 'local', '127.0.0.1:5432', 'tenant_gone', NULL)`,
+      [gone, `gone-${gone}`],
+    );
+    const late = record({ org_id: gone });
+    await apply([late]);
+    expect(await tokenRow(late.payload.token_id)).toBeUndefined();
+    expect(await projector.query('SELECT 1 FROM organizations WHERE id = $1', [gone])).toEqual([]);
   });
 
   it('refuses a token for a tenant whose schema_version is null', async () => {

@@ -1,9 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { Context, OperatorCommand } from '../domain/commands';
 import { decide } from '../domain/flow';
-import { tenantOrgId } from '../domain/policy';
 import { parseTenantRequest, TenantRequest } from '../domain/tenant-request';
 import { appendToFlow, flowsOfSlug, loadFlow } from '../journal/journal';
 import { pollUrl, refuse, streamUrl } from '../tenant-flows';
@@ -34,7 +34,9 @@ export class RequestTenantHandler implements ICommandHandler<RequestTenant> {
         type: 'RequestTenant',
         flowId,
         tenantId: flowId,
-        orgId: tenantOrgId(request.slug),
+        // A new organization every time: a slug provisioned again inherits none of the old tenant's
+        // data or credentials (a slug-derived id would hand them over).
+        orgId: randomUUID(),
         request,
       };
       return appendToFlow(tx, flowId, 0, null, decide(command, live, ctx));
