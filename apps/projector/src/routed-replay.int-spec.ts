@@ -40,14 +40,9 @@ describe('the projector and replay across the shared database and tenant databas
     await bootstrapDatabase(databaseConfigFromEnv(env));
     tenantA = await tenantTestDatabase(env, shared.config.adminUrl, 'ta');
     tenantB = await tenantTestDatabase(env, CELL_SERVER_ADMIN_URL, 'tb');
-    // Each organization's row where its data lives (the events' foreign key), as provisioning leaves it.
-    for (const [db, org] of [
-      [shared, orgS],
-      [tenantA, orgA],
-      [tenantB, orgB],
-    ] as const) {
-      await db.query('INSERT INTO organizations (id, name) VALUES ($1, $2)', [org, `org ${org.slice(0, 8)}`]);
-    }
+    // A self-service organization's row, as POST /v1/tenant leaves it; a tenant database gets its
+    // organization's row from the projector (the read models' foreign keys need it there).
+    await shared.query('INSERT INTO organizations (id, name) VALUES ($1, $2)', [orgS, 'self-service']);
     plane = new RoutedDataPlane(
       createKafka(kafkaSettingsFromEnv('routed-replay', env)),
       kafkaSettingsFromEnv('routed-replay', env),

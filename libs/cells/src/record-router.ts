@@ -1,5 +1,6 @@
 import { RecordRouter, RecordTarget } from '@agentwatch/kafka';
 import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { RouteDirectory } from './route-directory';
 import { TenantDatabases } from './tenant-databases';
 
@@ -11,6 +12,9 @@ import { TenantDatabases } from './tenant-databases';
  */
 @Injectable()
 export class CellsRecordRouter extends RecordRouter {
+  /** Organizations whose row this process has seen in their tenant database (by database key). */
+  private readonly anchored = new Set<string>();
+
   constructor(
     private readonly directory: RouteDirectory,
     private readonly databases: TenantDatabases,
@@ -26,13 +30,13 @@ export class CellsRecordRouter extends RecordRouter {
         case 'shared':
           targets.set(orgId, { kind: 'shared' });
           break;
-        case 'tenant':
-          targets.set(orgId, {
-            kind: 'tenant',
-            key: `${placement.server}/${placement.database}`,
-            dataSource: await this.databases.dataSourceFor(placement),
-          });
+        case 'tenant': {
+          const key = `${placement.server}/${placement.database}`;
+          const dataSource = await this.databases.dataSourceFor(placement);
+          await this.anchor(orgId, key, dataSource, placement.database);
+          targets.set(orgId, { kind: 'tenant', key, dataSource });
           break;
+        }
         case 'unavailable':
           targets.set(
             orgId,
@@ -41,5 +45,19 @@ export class CellsRecordRouter extends RecordRouter {
       }
     }
     return targets;
+  }
+
+  /**
+   * The product schema's read models reference `organizations`: a tenant database holds its
+   * organization's row (the name is the database's; the organization's identity lives in the shared
+   * database). Written once per process and organization, before its first records.
+   */
+  private async anchor(orgId: string, key: string, dataSource: DataSource, database: string): Promise<void> {
+    if (this.anchored.has(`${key}/${orgId}`)) return;
+    await dataSource.query('INSERT INTO organizations (id, name) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [
+      orgId,
+      database,
+    ]);
+    this.anchored.add(`${key}/${orgId}`);
   }
 }
