@@ -121,7 +121,7 @@ describe('the projector and replay across the shared database and tenant databas
     const done = await rebuildProjections(projectorConfigFromEnv(env), PROJECTIONS, () => {});
     // Every database's tables were rebuilt and swapped in, not left as they were.
     const after = await tablesNow();
-    after.forEach((oid, i) => expect(oid).not.toEqual(before[i]));
+    for (const [i, oid] of after.entries()) expect(oid).not.toEqual(before[i]);
     expect(done.applied).toBeGreaterThanOrEqual(1200);
     expect(await fingerprint()).toEqual(live);
     for (const db of Object.values(databases())) {
