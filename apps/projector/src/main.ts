@@ -1,6 +1,6 @@
 import { PostgresHealth } from '@agentwatch/db';
 import { AppDefinition, BootOptions, bootApp, runApp } from '@agentwatch/http';
-import { KafkaHealth, projectionTransport } from '@agentwatch/kafka';
+import { KafkaHealth, ProjectionRouting, projectionTransport } from '@agentwatch/kafka';
 import { PROJECTIONS, ProjectorModule } from '@agentwatch/projections';
 import { TENANCY_PROJECTIONS } from '@agentwatch/tenancy';
 import { ProjectorConfig, projectorConfigFromEnv } from './config';
@@ -11,7 +11,12 @@ export const projector: AppDefinition<ProjectorConfig> = {
   description: 'Builds the read models from the ingest topics. Health, readiness and metrics only.',
   module: (config) => ProjectorModule.forRoot(config),
   readiness: [KafkaHealth, PostgresHealth],
-  consumers: (app) => projectionTransport(app, { app: 'projector' }, [...PROJECTIONS, ...TENANCY_PROJECTIONS]),
+  consumers: (app) =>
+    projectionTransport(app, { app: 'projector', ...ProjectionRouting.of(app) }, [
+      ...PROJECTIONS,
+      // Deploy tokens are identity rows: they stay in the shared database, whatever the tenant's route.
+      ...TENANCY_PROJECTIONS.map((projection) => ({ ...projection, routing: 'shared' as const })),
+    ]),
   // The app's error filter rethrows non-HTTP errors, so a failing batch reaches the runner unchanged,
   // is rolled back and retried.
   consumersInheritAppConfig: true,

@@ -17,4 +17,17 @@ describe('scoring-worker configuration', () => {
   ])('%s=%s is refused, naming the variable', (name, value, message) => {
     expect(() => scoringWorkerConfigFromEnv({ [name]: value })).toThrow(message);
   });
+
+  it("sizes the tenant databases' pools from TENANT_DATABASE_POOL_SIZE, 4 by default, logging in as the projector", () => {
+    expect(scoringWorkerConfigFromEnv({}).cells).toMatchObject({ role: 'projector', poolSize: 4, rolePassword: null });
+    expect(
+      scoringWorkerConfigFromEnv({ TENANT_DATABASE_POOL_SIZE: '2', DATABASE_ROLE_PASSWORD: 'pw' }).cells,
+    ).toMatchObject({
+      poolSize: 2,
+      rolePassword: 'pw',
+    });
+    expect(() => scoringWorkerConfigFromEnv({ TENANT_DATABASE_POOL_SIZE: '0' })).toThrow(
+      'TENANT_DATABASE_POOL_SIZE: expected a positive integer (connections), got "0"',
+    );
+  });
 });

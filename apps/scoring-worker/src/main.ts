@@ -1,6 +1,6 @@
 import { PostgresHealth } from '@agentwatch/db';
 import { AppDefinition, BootOptions, bootApp, runApp } from '@agentwatch/http';
-import { KafkaHealth, projectionTransport } from '@agentwatch/kafka';
+import { KafkaHealth, ProjectionRouting, projectionTransport } from '@agentwatch/kafka';
 import { SCORING_WORKER_PROJECTIONS } from '@agentwatch/scoring';
 import { ScoringWorkerConfig, scoringWorkerConfigFromEnv } from './config';
 import { ScoringWorkerAppModule } from './scoring-worker.module';
@@ -12,7 +12,8 @@ export const scoringWorker: AppDefinition<ScoringWorkerConfig> = {
     'Scores ingest.events.v1 into score projections and scoring.scores.v1. Health, readiness and metrics only.',
   module: (config) => ScoringWorkerAppModule.forRoot(config),
   readiness: [KafkaHealth, PostgresHealth],
-  consumers: (app) => projectionTransport(app, { app: 'scoring-worker' }, SCORING_WORKER_PROJECTIONS),
+  consumers: (app) =>
+    projectionTransport(app, { app: 'scoring-worker', ...ProjectionRouting.of(app) }, SCORING_WORKER_PROJECTIONS),
   consumersInheritAppConfig: true,
 };
 

@@ -117,6 +117,18 @@ async function carryOver(tx: EntityManager, table: string, retired: string): Pro
 }
 
 /**
+ * Builds the loaded copies' deferred indexes and gathers their planner statistics: the slow part of
+ * a swap, done before its lock is taken.
+ */
+export async function finishRebuild(owner: DataSource, schema: string, tables: string[]): Promise<void> {
+  const s = identifier(schema);
+  await buildDeferredIndexes(owner, s, tables.map(identifier));
+  // Freshly built tables have no planner statistics until autovacuum gets to them: gathered before
+  // the swap (outside its lock), queries over a rebuilt 10M-row table are planned right at once.
+  for (const table of tables.map(identifier)) await owner.query(`ANALYZE ${s}.${table}`);
+}
+
+/**
  * Swaps rebuilt tables in, in one transaction: queries see either the old read models or the new
  * ones, never a half-built one. The live consumer groups' checkpoints become the rebuild's, so the
  * running projector (fenced by its compare-and-set) re-reads from where the rebuild stopped.
@@ -127,12 +139,24 @@ export async function swapInRebuild(
   tables: string[],
   groups: { rebuild: string; live: string }[],
 ): Promise<void> {
+  await finishRebuild(owner, schema, tables);
+  await swapInFinished(owner, schema, tables, groups);
+}
+
+/**
+ * The swap of swapInRebuild, for copies finishRebuild has finished. `beforeCommit` runs with the swap
+ * done and not committed yet, the live checkpoints' rows locked: a rebuild spanning several databases
+ * swaps the others in there.
+ */
+export async function swapInFinished(
+  owner: DataSource,
+  schema: string,
+  tables: string[],
+  groups: { rebuild: string; live: string }[],
+  beforeCommit?: () => Promise<void>,
+): Promise<void> {
   const s = identifier(schema);
   const retired = identifier(`${schema}_retired`);
-  await buildDeferredIndexes(owner, s, tables.map(identifier));
-  // Freshly built tables have no planner statistics until autovacuum gets to them: gathered before
-  // the swap (outside its lock), queries over a rebuilt 10M-row table are planned right at once.
-  for (const table of tables.map(identifier)) await owner.query(`ANALYZE ${s}.${table}`);
   await owner.transaction(async (tx) => {
     await tx.query(`CREATE SCHEMA ${retired}`);
     for (const table of tables.map(identifier)) {
@@ -152,5 +176,6 @@ export async function swapInRebuild(
     await grantPrivileges(tx);
     await tx.query(`DROP SCHEMA ${retired} CASCADE`);
     await tx.query(`DROP SCHEMA ${s} CASCADE`);
+    await beforeCommit?.();
   });
 }

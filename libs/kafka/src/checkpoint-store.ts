@@ -1,4 +1,7 @@
 import { DataSource, EntityManager } from 'typeorm';
+import { sqlstateOf } from './refusal';
+
+const LOCK_NOT_AVAILABLE = '55P03';
 
 /**
  * `(consumer_group, topic, partition) → next_offset`, written in the same transaction as the
@@ -8,7 +11,7 @@ export class CheckpointStore {
   /** `table` is the checkpoints table, schema-qualified for a rebuild. */
   constructor(
     private readonly dataSource: DataSource,
-    private readonly table = 'projection_checkpoints',
+    readonly table = 'projection_checkpoints',
   ) {}
 
   async load(group: string, topic: string, partition: number): Promise<string | null> {
@@ -17,6 +20,24 @@ export class CheckpointStore {
       [group, topic, partition],
     );
     return rows[0]?.next_offset ?? null;
+  }
+
+  /**
+   * The checkpoint, or 'moving' while a transaction is changing it (a commit, a rebuild's swap):
+   * never waits for that transaction. What a tenant database's transaction checks its position by.
+   */
+  async current(group: string, topic: string, partition: number): Promise<string | null | 'moving'> {
+    try {
+      const rows: { next_offset: string }[] = await this.dataSource.query(
+        `SELECT next_offset FROM ${this.table} WHERE consumer_group = $1 AND topic = $2 AND partition = $3
+           FOR SHARE NOWAIT`,
+        [group, topic, partition],
+      );
+      return rows[0]?.next_offset ?? null;
+    } catch (error) {
+      if (sqlstateOf(error) === LOCK_NOT_AVAILABLE) return 'moving';
+      throw error;
+    }
   }
 
   /**

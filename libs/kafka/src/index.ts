@@ -14,6 +14,7 @@ export * from './projection.transport';
 export * from './projection-lag';
 export * from './projection-runner';
 export * from './projection-types';
+export * from './record-routing';
 export * from './sealing';
 export * from './topic-admin';
 export * from './topic-export';

@@ -47,4 +47,14 @@ export const metrics = {
     help: 'Records sent to a dead-letter topic; reason: decode (schema) or refused (by the database for its content)',
     labelNames: ['projection', 'topic', 'reason'],
   }),
+  erasedRecordsSkipped: new Counter({
+    name: 'agentwatch_erased_records_skipped_total',
+    help: 'Records skipped because their organization was deprovisioned (its route, or its data key is gone)',
+    labelNames: ['topic'],
+  }),
+  heldBatches: new Counter({
+    name: 'agentwatch_projection_held_batches_total',
+    help: "Batches cut at a record whose organization's database cannot be written yet (the partition waits, then reads it again)",
+    labelNames: ['projection', 'topic'],
+  }),
 };

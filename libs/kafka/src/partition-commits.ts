@@ -34,6 +34,11 @@ export interface PartitionCommitsOptions<T> {
   deadLetters: DeadLetterSender;
   /** Told after each commit, so the runner's checkpoint cache follows committed parts. */
   advanced: (group: string, next: string) => void;
+  /**
+   * Whether a member applies a record here; default every record. A routed batch's records of
+   * tenant databases are committed there (see TenantCommits), and only move the checkpoint here.
+   */
+  appliesHere?: (member: RunnerMember<T>, record: ProjectedRecord<T>) => boolean;
 }
 
 /**
@@ -100,10 +105,9 @@ export class PartitionCommits<T> {
   }
 
   private async apply(tx: EntityManager, position: MemberPosition<T>, records: ProjectedRecord<T>[]): Promise<void> {
-    const name = position.member.name;
-    const own = records.some((r) => r.onlyFor !== undefined)
-      ? records.filter((r) => (r.onlyFor ?? name) === name)
-      : records;
+    const { member } = position;
+    const here = this.o.appliesHere;
+    const own = ownRecords(member.name, here ? records.filter((r) => here(member, r)) : records);
     if (own.length > 0) await position.member.apply({ tx, topic: this.o.baseTopic, records: own });
   }
 
@@ -121,6 +125,10 @@ export class PartitionCommits<T> {
     };
   }
 }
+
+/** A redriven record is applied again only by the projection that refused it (see ProjectedRecord.onlyFor). */
+export const ownRecords = <T>(name: string, records: ProjectedRecord<T>[]) =>
+  records.some((r) => r.onlyFor !== undefined) ? records.filter((r) => (r.onlyFor ?? name) === name) : records;
 
 const unseenBy = <T>(position: MemberPosition<T>, records: ProjectedRecord<T>[]) =>
   records.length > 0 && BigInt(records[0].offset) >= BigInt(position.start)

@@ -1,19 +1,22 @@
-import { fromWire, MalformedEnvelopeError } from '@agentwatch/contracts';
 import { Logger } from '@nestjs/common';
 import { EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { z } from 'zod';
-import { MemberCheckpoint, needsLowWatermark, nextOf, planBatch, resumeAt } from './batch-plan';
+import { lowest, MemberCheckpoint, needsLowWatermark, nextOf, planBatch, resumeAt } from './batch-plan';
 import { CheckpointStore } from './checkpoint-store';
 import { ConsumerSupervisor, STOP_GRACE_MS, within } from './consumer-supervisor';
-import { DeadLetter, DeadLetterSender, REDRIVE_PROJECTION_HEADER } from './dead-letters';
+import { DeadLetterSender } from './dead-letters';
 import { failpoint } from './failpoint';
 import { metrics } from './metrics';
 import { OffsetCommitter } from './offset-committer';
 import { FencedError, MemberPosition, PartitionCommits } from './partition-commits';
 import { commitIsolating } from './poison-isolation';
 import { ProjectedRecord, RunnerMember } from './projection-types';
+import { decodeBatch } from './record-decoding';
+import { RecordRouter, RoutedBatch, routeBatch, sharedRecordsOf, TenantPart, targetsOf } from './record-routing';
 import { sqlstateOf, withoutRecordContent } from './refusal';
+import { PayloadOpener } from './sealing';
+import { TenantCommits } from './tenant-commits';
 
 export interface ProjectionRunnerOptions<T> {
   /** The consumer's name, for logs and consumer metrics. */
@@ -42,25 +45,22 @@ export interface ProjectionRunnerOptions<T> {
    * compare-and-set fails on it, and the consumer seeks back). Never for a journal of record.
    */
   asynchronousCommit?: boolean;
+  /**
+   * Where each organization's records are written (see RecordRouter). Without one, every record
+   * goes to `dataSource`, as it did before cells.
+   */
+  router?: RecordRouter;
+  /** Opens sealed values; without one, values are read as they are. */
+  opener?: PayloadOpener;
+  /** How long a partition waits before reading a held organization's records again. Default 2 s. */
+  holdBackoffMs?: number;
 }
 
 // About 4,000 ingest records per partition and batch: enough to amortize a transaction; with four
 // partitions in flight, decoded, a projector catching up on a backlog stays inside 512 MB.
 export const DEFAULT_FETCH_BYTES = 2 * 1024 * 1024;
 export const DEFAULT_CONCURRENCY = 4;
-
-const headerText = (value: unknown): string | undefined =>
-  value === undefined ? undefined : Array.isArray(value) ? String(value[0]) : String(value);
-
-/** Only the headers the envelope is read from: decoding every header of every record costs. */
-const envelopeHeaders = ({ headers = {} }: KafkaMessage) => ({
-  ce_specversion: headerText(headers.ce_specversion),
-  ce_id: headerText(headers.ce_id),
-  ce_type: headerText(headers.ce_type),
-  ce_time: headerText(headers.ce_time),
-  org_id: headerText(headers.org_id),
-  redrive_projection: headerText(headers[REDRIVE_PROJECTION_HEADER]),
-});
+export const DEFAULT_HOLD_BACKOFF_MS = 2000;
 
 /**
  * Exactly-once projection of Kafka partitions into Postgres: each batch's rows and its checkpoint
@@ -72,6 +72,11 @@ const envelopeHeaders = ({ headers = {} }: KafkaMessage) => ({
  * Several projections of the same topics share one runner (one fetch and one decode per record, one
  * transaction per batch) and still keep a checkpoint each, so each can be rebuilt on its own: a
  * batch is read from the lowest of their checkpoints, and each applies only what it has not.
+ *
+ * Given a RecordRouter, a batch is split by its organizations' databases: one transaction per
+ * tenant database touched (its rows and its own checkpoints, see TenantCommits), then the shared
+ * database's, whose checkpoint stays the consumer's position. A crash between them reads the batch
+ * again, and each tenant database skips what its own checkpoint says it holds.
  */
 export class ProjectionRunner<T> {
   private readonly logger: Logger;
@@ -83,6 +88,8 @@ export class ProjectionRunner<T> {
     (error) => this.logger.warn(`could not commit offsets to Kafka (lag tooling only): ${error.message}`),
   );
   private readonly checkpoints = new Map<string, string | null>();
+  /** Per partition, the held record last logged. */
+  private readonly lastHeld = new Map<string, string>();
   /** Run first in every batch's transaction (see asynchronousCommit and schema). */
   private readonly transactionSettings: string;
 
@@ -191,28 +198,17 @@ export class ProjectionRunner<T> {
       return;
     }
     if (plan.action === 'project') {
-      const { fresh, next, positions } = plan;
       const stopTimer = metrics.projectionBatchSeconds.startTimer({ projection: this.options.name });
-      const records = await this.decodeOrDeadLetter(topic, partition, fresh);
-      const commits = this.commitsOf(topic, partition, positions, fresh);
-      try {
-        const refused = await commitIsolating(commits, { records, next });
-        if (refused !== null) {
-          this.logger.warn(
-            `batch ${topic}/${partition}@${fresh[0].offset}..${next} refused (${sqlstateOf(refused) ?? '?'}): committed in parts around the records refused`,
-          );
-        }
-      } catch (error) {
-        if (!(error instanceof FencedError))
-          throw withoutRecordContent(error, `batch ${topic}/${partition}@${fresh[0].offset}`);
-        await this.reseekFenced(topic, partition, positions);
+      const batchEnd = await this.projectBatch(topic, partition, plan.positions, plan.fresh, plan.next);
+      if (batchEnd === 'fenced') return;
+      stopTimer();
+      if (batchEnd.held) {
+        await this.holdAt(topic, partition, batchEnd.held, messages[0].offset, { resolveOffset, heartbeat, isRunning });
         return;
       }
-      failpoint('projector.after-db-commit');
-      stopTimer();
       this.observe(
         topic,
-        records,
+        batchEnd.kept,
         plan.applying.map((m) => m.name),
       );
     }
@@ -230,6 +226,106 @@ export class ProjectionRunner<T> {
     await heartbeat();
   }
 
+  /**
+   * Decodes, routes and commits a batch's fresh records: first each tenant database's transaction
+   * (its rows and its own checkpoints), then the shared database's (its rows and the compare-and-set
+   * checkpoints, the consumer's position). Resolves to what was kept and where a held organization
+   * cut the batch, or 'fenced' when another consumer owns the partition now.
+   */
+  private async projectBatch(
+    topic: string,
+    partition: number,
+    positions: MemberPosition<T>[],
+    fresh: KafkaMessage[],
+    next: string,
+  ): Promise<RoutedBatch<ProjectedRecord<T>> | 'fenced'> {
+    const decoded = await decodeBatch(fresh, {
+      topic,
+      partition,
+      schema: this.options.topics[topic.slice(this.options.prefix.length)],
+      consumer: this.options.name,
+      opener: this.options.opener,
+    });
+    const routed = routeBatch(
+      decoded.records,
+      await targetsOf(this.options.router, this.options.members, decoded.records),
+      next,
+    );
+    // Sent before the transactions commit (see DeadLetterSender); none past a held record, read again later.
+    await this.deadLetters.send(
+      routed.held ? decoded.dead.filter((d) => BigInt(d.message.offset) < BigInt(routed.next)) : decoded.dead,
+    );
+    const erased = decoded.erased + routed.erased.length;
+    if (erased > 0) metrics.erasedRecordsSkipped.inc({ topic }, erased);
+    if (BigInt(routed.next) <= BigInt(lowest(positions.map((p) => p.start)))) return routed;
+
+    const messages = new Map(fresh.map((m) => [m.offset, m]));
+    const where = `batch ${topic}/${partition}@${fresh[0].offset}..${routed.next}`;
+    try {
+      for (const part of routed.tenants) {
+        const refused = await commitIsolating(this.tenantCommitsOf(topic, partition, positions, messages, part), {
+          records: part.records,
+          next: routed.next,
+        });
+        if (refused !== null) this.warnRefused(`${where} in ${part.key}`, refused);
+      }
+      if (routed.tenants.length > 0) failpoint('projector.between-tenant-and-shared');
+      const here = { routed: new Set(sharedRecordsOf('routed', routed)), shared: new Set(routed.kept) };
+      const refused = await commitIsolating(
+        this.commitsOf(
+          topic,
+          partition,
+          positions,
+          messages,
+          (member, record) => !this.options.router || here[member.routing ?? 'routed'].has(record),
+        ),
+        { records: routed.kept, next: routed.next },
+      );
+      if (refused !== null) this.warnRefused(where, refused);
+    } catch (error) {
+      if (!(error instanceof FencedError)) throw withoutRecordContent(error, where);
+      await this.reseekFenced(topic, partition, positions);
+      return 'fenced';
+    }
+    failpoint('projector.after-db-commit');
+    return routed;
+  }
+
+  private warnRefused(where: string, refused: unknown): void {
+    this.logger.warn(`${where} refused (${sqlstateOf(refused) ?? '?'}): committed in parts around the records refused`);
+  }
+
+  /**
+   * A held organization's record stops the partition there: what came before it is committed, the
+   * consumer reads again from it after a pause (a route waiting for its database is a matter of
+   * seconds to minutes; re-reading at once would only spin).
+   */
+  private async holdAt(
+    topic: string,
+    partition: number,
+    held: NonNullable<RoutedBatch<unknown>['held']>,
+    first: string,
+    batch: Pick<EachBatchPayload, 'resolveOffset' | 'heartbeat' | 'isRunning'>,
+  ): Promise<void> {
+    metrics.heldBatches.inc({ projection: this.options.name, topic });
+    const where = `${topic}/${partition}@${held.offset}`;
+    // Once per held record, not once per retry.
+    if (this.lastHeld.get(`${topic}:${partition}`) !== where) {
+      this.lastHeld.set(`${topic}:${partition}`, where);
+      this.logger.log(`${where}: organization ${held.orgId} is held (${held.reason}); waiting for its route`);
+    }
+    if (BigInt(held.offset) > BigInt(first)) {
+      batch.resolveOffset((BigInt(held.offset) - 1n).toString());
+      this.committer.note({ topic, partition, offset: held.offset });
+    }
+    this.consumer.seek(topic, partition, held.offset);
+    const until = Date.now() + (this.options.holdBackoffMs ?? DEFAULT_HOLD_BACKOFF_MS);
+    while (Date.now() < until && batch.isRunning() && !this.consumer.isStopping) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(1000, until - Date.now())));
+      if (!this.consumer.isStopping) await batch.heartbeat();
+    }
+  }
+
   private async reseekFenced(topic: string, partition: number, positions: MemberPosition<T>[]): Promise<void> {
     this.logger.warn(`checkpoint of ${topic}:${partition} moved under us: another member owns it now; re-reading`);
     for (const { member } of positions) this.checkpoints.delete(`${member.group}/${topic}:${partition}`);
@@ -238,7 +334,13 @@ export class ProjectionRunner<T> {
     if (offset !== null) this.consumer.seek(topic, partition, offset);
   }
 
-  private commitsOf(topic: string, partition: number, positions: MemberPosition<T>[], messages: KafkaMessage[]) {
+  private commitsOf(
+    topic: string,
+    partition: number,
+    positions: MemberPosition<T>[],
+    messages: Map<string, KafkaMessage>,
+    appliesHere: (member: RunnerMember<T>, record: ProjectedRecord<T>) => boolean,
+  ) {
     return new PartitionCommits<T>({
       dataSource: this.dataSource,
       store: this.store,
@@ -247,9 +349,34 @@ export class ProjectionRunner<T> {
       baseTopic: topic.slice(this.options.prefix.length),
       partition,
       positions,
-      messages: new Map(messages.map((m) => [m.offset, m])),
+      messages,
       deadLetters: this.deadLetters,
       advanced: (group, next) => this.checkpoints.set(`${group}/${topic}:${partition}`, next),
+      appliesHere,
+    });
+  }
+
+  private tenantCommitsOf(
+    topic: string,
+    partition: number,
+    positions: MemberPosition<T>[],
+    messages: Map<string, KafkaMessage>,
+    part: TenantPart<ProjectedRecord<T>>,
+  ) {
+    return new TenantCommits<T>({
+      dataSource: part.dataSource,
+      key: part.key,
+      // A rebuild's schema exists in every tenant database it rebuilds (see rebuildProjections).
+      transactionSettings: this.transactionSettings,
+      table: this.store.table,
+      topic,
+      baseTopic: topic.slice(this.options.prefix.length),
+      partition,
+      // Copies: the shared commit that follows moves the positions.
+      positions: positions.filter((p) => p.member.routing !== 'shared').map((p) => ({ ...p })),
+      messages,
+      deadLetters: this.deadLetters,
+      sharedCheckpoint: (group) => this.store.current(group, topic, partition),
     });
   }
 
@@ -261,35 +388,5 @@ export class ProjectionRunner<T> {
       const histogram = metrics.projectionLatencySeconds.labels({ projection });
       for (const seconds of latencies) histogram.observe(seconds);
     }
-  }
-
-  private async decodeOrDeadLetter(topic: string, partition: number, messages: KafkaMessage[]) {
-    const schema = this.options.topics[topic.slice(this.options.prefix.length)];
-    const records: ProjectedRecord<T>[] = [];
-    const dead: DeadLetter[] = [];
-    for (const message of messages) {
-      try {
-        const headers = envelopeHeaders(message);
-        const wire = fromWire(message.key?.toString() ?? null, message.value?.toString() ?? null, headers);
-        const payload = schema.safeParse(wire.payload);
-        if (!payload.success) throw new MalformedEnvelopeError(`payload: ${payload.error.message}`);
-        records.push({
-          id: wire.id,
-          type: wire.type,
-          time: wire.time,
-          orgId: wire.orgId,
-          payload: payload.data,
-          partition,
-          offset: message.offset,
-          ...(headers.redrive_projection ? { onlyFor: headers.redrive_projection } : {}),
-        });
-      } catch (error) {
-        if (!(error instanceof MalformedEnvelopeError)) throw error;
-        dead.push({ topic, partition, message, reason: 'decode', projection: this.options.name, error: error.message });
-      }
-    }
-    // Sent before the batch's transaction commits (see DeadLetterSender).
-    await this.deadLetters.send(dead);
-    return records;
   }
 }

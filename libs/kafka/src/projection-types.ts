@@ -1,4 +1,5 @@
 import { EntityManager } from 'typeorm';
+import { MemberRouting } from './record-routing';
 
 export interface ProjectedRecord<T> {
   id: string;
@@ -33,4 +34,9 @@ export interface RunnerMember<T> {
   /** The base topic names it reads (a subset of the runner's). */
   topics: string[];
   apply: (batch: ProjectionBatch<T>) => Promise<void>;
+  /**
+   * Whose rows it writes (see MemberRouting); default `routed`. Only a runner given a RecordRouter
+   * routes at all: without one, every row goes to the runner's database.
+   */
+  routing?: MemberRouting;
 }

@@ -1,4 +1,4 @@
-import { INestApplicationContext } from '@nestjs/common';
+import { INestApplicationContext, Inject, Injectable, Optional } from '@nestjs/common';
 import { CustomTransportStrategy, Server } from '@nestjs/microservices';
 import { Kafka } from 'kafkajs';
 import { lastValueFrom } from 'rxjs';
@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { KafkaSettings } from './kafka.settings';
 import { DEFAULT_CONCURRENCY, DEFAULT_FETCH_BYTES, ProjectionRunner } from './projection-runner';
 import { ProjectionBatch } from './projection-types';
+import { MemberRouting, RecordRouter } from './record-routing';
+import { PayloadOpener } from './sealing';
 
 export interface ProjectionDefinition {
   /** The `@EventPattern` of the handler that applies a batch, and the consumer group's suffix. */
@@ -36,6 +38,12 @@ export interface ProjectionDefinition {
    * tables when it was projected first (a rebuild swaps in fresh tables that never saw it).
    */
   rebuiltWith?: string[];
+  /**
+   * Whose rows it writes: `routed` (the default) follows each organization's route to its database;
+   * `shared` always writes the shared database (identity rows). Only matters where the app provides
+   * a RecordRouter.
+   */
+  routing?: MemberRouting;
 }
 
 export interface TransportOptions {
@@ -45,6 +53,10 @@ export interface TransportOptions {
   schema?: string;
   /** Overrides every projection's fetch size (a rebuild trades memory for speed). */
   fetchBytesPerPartition?: number;
+  /** Routes each organization's records to its database; without one, everything goes to the DataSource. */
+  router?: RecordRouter;
+  /** Opens sealed record values; without one, values are read as they are. */
+  opener?: PayloadOpener;
 }
 
 /**
@@ -82,6 +94,8 @@ export class KafkaProjectionTransport extends Server implements CustomTransportS
           sessionTimeoutMs: this.settings.sessionTimeoutMs,
           topics: Object.assign({}, ...projections.map((p) => p.topics)),
           asynchronousCommit: projections.every((p) => p.derivedOnly === true),
+          router: this.options.router,
+          opener: this.options.opener,
           concurrency: Math.max(...projections.map((p) => p.concurrency ?? DEFAULT_CONCURRENCY)),
           fetchBytesPerPartition:
             this.options.fetchBytesPerPartition ??
@@ -93,6 +107,7 @@ export class KafkaProjectionTransport extends Server implements CustomTransportS
               name: projection.name,
               group: this.groupOf(projection.name),
               topics: Object.keys(projection.topics),
+              routing: projection.routing,
               apply: async (batch: ProjectionBatch) => {
                 await lastValueFrom(this.transformToObservable(await handler(batch)), { defaultValue: undefined });
               },
@@ -125,7 +140,29 @@ export class KafkaProjectionTransport extends Server implements CustomTransportS
   }
 }
 
-/** The transport for an app whose container provides Kafka, its settings and the projector's DataSource. */
+/**
+ * What a routed app's projection transport needs from its container: its RecordRouter, provided
+ * beside this, and the PayloadOpener when the app has one. (Nest's app.get cannot ask for a provider
+ * that may be missing: it ends the process.)
+ */
+@Injectable()
+export class ProjectionRouting {
+  constructor(
+    @Inject(RecordRouter) readonly router: RecordRouter,
+    @Optional() @Inject(PayloadOpener) readonly opener?: PayloadOpener,
+  ) {}
+
+  /** The transport options it stands for. */
+  static of(app: INestApplicationContext): Pick<TransportOptions, 'router' | 'opener'> {
+    const { router, opener } = app.get(ProjectionRouting);
+    return { router, opener };
+  }
+}
+
+/**
+ * The transport for an app whose container provides Kafka, its settings and the projector's
+ * DataSource. An app with cells adds `ProjectionRouting.of(app)` to the options.
+ */
 export const projectionTransport = (
   app: INestApplicationContext,
   options: TransportOptions,

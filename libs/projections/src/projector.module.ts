@@ -1,6 +1,7 @@
+import { CellsModule, CellsRecordRouter, CellsSettings } from '@agentwatch/cells';
 import { DatabaseConfig, DatabaseModule } from '@agentwatch/db';
 import { IngestProjectionsModule } from '@agentwatch/ingest';
-import { KafkaModule, KafkaSettings } from '@agentwatch/kafka';
+import { KafkaModule, KafkaSettings, ProjectionRouting, RecordRouter } from '@agentwatch/kafka';
 import { ScoringProjectionsModule } from '@agentwatch/scoring';
 import { TenancyProjectionsModule } from '@agentwatch/tenancy';
 import { DynamicModule, Module } from '@nestjs/common';
@@ -9,11 +10,25 @@ import { DynamicModule, Module } from '@nestjs/common';
 export interface ProjectionStoreSettings {
   database: DatabaseConfig;
   kafka: KafkaSettings;
+  /** The tenant databases' pools; default: the projector role, DATABASE_ROLE_PASSWORD, 4 connections each. */
+  cells?: CellsSettings;
 }
+
+/** Connections per tenant database when the settings name none. */
+export const DEFAULT_TENANT_POOL_SIZE = 4;
+
+export const cellsSettingsOf = (config: ProjectionStoreSettings, applicationName: string): CellsSettings =>
+  config.cells ?? {
+    role: 'projector',
+    rolePassword: config.database.rolePassword,
+    poolSize: DEFAULT_TENANT_POOL_SIZE,
+    applicationName,
+  };
 
 /**
  * Every projection handler over the projector's pool: the projector app serves it, and a rebuild
- * (`agentwatch replay`) boots it again against a fresh schema.
+ * (`agentwatch replay`) boots it again against a fresh schema. Records of a provisioned tenant are
+ * written into its own database (the RecordRouter from the route directory).
  */
 @Module({})
 export class ProjectorModule {
@@ -27,10 +42,12 @@ export class ProjectorModule {
           poolSize: 8,
         }),
         KafkaModule.forRoot(config.kafka),
+        CellsModule.forRoot(cellsSettingsOf(config, 'agentwatch-projector')),
         IngestProjectionsModule,
         ScoringProjectionsModule,
         TenancyProjectionsModule,
       ],
+      providers: [{ provide: RecordRouter, useClass: CellsRecordRouter }, ProjectionRouting],
     };
   }
 }

@@ -1,8 +1,15 @@
-import { dropRebuildSchema, ownerDataSource, prepareRebuildSchema, swapInRebuild } from '@agentwatch/db';
+import {
+  dropRebuildSchema,
+  finishRebuild,
+  ownerDataSource,
+  prepareRebuildSchema,
+  swapInFinished,
+} from '@agentwatch/db';
 import { createHttpApp } from '@agentwatch/http';
-import { createKafka, ProjectionDefinition, projectionTransport } from '@agentwatch/kafka';
+import { createKafka, ProjectionDefinition, ProjectionRouting, projectionTransport } from '@agentwatch/kafka';
 import { DataSource } from 'typeorm';
 import { ProjectionStoreSettings, ProjectorModule } from './projector.module';
+import { tenantOwnerDataSources } from './tenant-rebuilds';
 
 export interface RebuildProgress {
   applied: number;
@@ -80,8 +87,15 @@ export async function rebuildProjections(
   const group = (name: string) => `${config.kafka.prefix}${run}.${name}`;
   const tables = projections.flatMap((p) => p.tables);
   const owner = await ownerDataSource(config.database).initialize();
+  // A provisioned tenant's read models live in its own database: each is rebuilt there, in a schema of
+  // the same name, by the same runner that routes the live projector's records (see ProjectionRunner).
+  const tenants = await tenantOwnerDataSources(config).catch(async (error) => {
+    await owner.destroy();
+    throw error;
+  });
+  const databases = [owner, ...tenants];
   try {
-    await prepareRebuildSchema(owner, run, tables);
+    for (const db of databases) await prepareRebuildSchema(db, run, tables);
     const targets = await targetsOf(config, projections);
     const total = [...targets.values()].flat().reduce((sum, t) => sum + Number(t.high - t.low), 0);
     const app = await createHttpApp(ProjectorModule.forRoot(config), {
@@ -94,7 +108,7 @@ export async function rebuildProjections(
       {
         strategy: projectionTransport(
           app,
-          { app: run, schema: run, fetchBytesPerPartition: 8 * 1024 * 1024 },
+          { app: run, schema: run, fetchBytesPerPartition: 8 * 1024 * 1024, ...ProjectionRouting.of(app) },
           projections,
         ),
       },
@@ -105,6 +119,7 @@ export async function rebuildProjections(
     let progress: RebuildProgress;
     try {
       for (;;) {
+        // The shared database's checkpoints are the position: each tenant database commits before it.
         const { applied, done } = await appliedSoFar(owner, run, group, targets);
         progress = { applied, total, elapsedSeconds: (Date.now() - started) / 1000 };
         onProgress(progress);
@@ -114,21 +129,27 @@ export async function rebuildProjections(
     } finally {
       await app.close();
     }
-    await swapInRebuild(
-      owner,
-      run,
-      tables,
-      projections.map((p) => ({ rebuild: group(p.name), live: `${config.kafka.prefix}projector.${p.name}` })),
-    );
+    const groups = projections.map((p) => ({
+      rebuild: group(p.name),
+      live: `${config.kafka.prefix}projector.${p.name}`,
+    }));
+    for (const db of databases) await finishRebuild(db, run, tables);
+    // Each tenant database is swapped in while the shared database's swap holds the live checkpoints:
+    // the live projector's transactions in a tenant database check those (see TenantCommits), so none
+    // writes into swapped-in tables from a position the swap is replacing, and once it commits the
+    // live projector reads again from the rebuild's end in every database.
+    await swapInFinished(owner, run, tables, groups, async () => {
+      for (const tenant of tenants) await swapInFinished(tenant, run, tables, groups);
+    });
     const admin = createKafka(config.kafka).admin();
     await admin.connect();
     await admin.deleteGroups(projections.map((p) => group(p.name))).catch(() => undefined);
     await admin.disconnect();
     return { ...progress, elapsedSeconds: (Date.now() - started) / 1000 };
   } catch (error) {
-    await dropRebuildSchema(owner, run);
+    for (const db of databases) await dropRebuildSchema(db, run);
     throw error;
   } finally {
-    await owner.destroy();
+    for (const db of databases) await db.destroy();
   }
 }

@@ -1,0 +1,86 @@
+import { fromWire, MalformedEnvelopeError } from '@agentwatch/contracts';
+import { KafkaMessage } from 'kafkajs';
+import { z } from 'zod';
+import { DeadLetter, REDRIVE_PROJECTION_HEADER } from './dead-letters';
+import { ProjectedRecord } from './projection-types';
+import { PayloadOpener, SEALED_HEADER } from './sealing';
+
+const headerText = (value: unknown): string | undefined =>
+  value === undefined ? undefined : Array.isArray(value) ? String(value[0]) : String(value);
+
+/** Only the headers the envelope is read from: decoding every header of every record costs. */
+const envelopeHeaders = ({ headers = {} }: KafkaMessage) => ({
+  ce_specversion: headerText(headers.ce_specversion),
+  ce_id: headerText(headers.ce_id),
+  ce_type: headerText(headers.ce_type),
+  ce_time: headerText(headers.ce_time),
+  org_id: headerText(headers.org_id),
+  redrive_projection: headerText(headers[REDRIVE_PROJECTION_HEADER]),
+});
+
+const allHeaders = ({ headers = {} }: KafkaMessage): Record<string, string | undefined> =>
+  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, headerText(value)]));
+
+export interface DecodedBatch<T> {
+  records: ProjectedRecord<T>[];
+  /** Records whose envelope or payload failed its schema: not sent yet (the caller decides up to where). */
+  dead: DeadLetter[];
+  /** Sealed records whose key is gone: erased, never applied. */
+  erased: number;
+}
+
+export interface DecodeOptions<T> {
+  topic: string;
+  partition: number;
+  schema: z.ZodType<T>;
+  /** The consumer's name, what a decode dead letter is filed under. */
+  consumer: string;
+  /** Opens sealed values; without one every value is read as it is. */
+  opener?: PayloadOpener;
+}
+
+/**
+ * Decodes a batch's records once for every member: sealed values are opened first (only those marked
+ * sealed: the others cost no call), then the envelope and the payload are checked.
+ */
+export async function decodeBatch<T>(messages: KafkaMessage[], o: DecodeOptions<T>): Promise<DecodedBatch<T>> {
+  const decoded: DecodedBatch<T> = { records: [], dead: [], erased: 0 };
+  for (const message of messages) {
+    try {
+      const headers = envelopeHeaders(message);
+      let value = message.value?.toString() ?? null;
+      if (o.opener && message.value && message.headers?.[SEALED_HEADER] !== undefined) {
+        const opened = await o.opener.open(headers.org_id ?? '', message.value, allHeaders(message));
+        if (opened === null) {
+          decoded.erased += 1;
+          continue;
+        }
+        value = opened;
+      }
+      const wire = fromWire(message.key?.toString() ?? null, value, headers);
+      const payload = o.schema.safeParse(wire.payload);
+      if (!payload.success) throw new MalformedEnvelopeError(`payload: ${payload.error.message}`);
+      decoded.records.push({
+        id: wire.id,
+        type: wire.type,
+        time: wire.time,
+        orgId: wire.orgId,
+        payload: payload.data,
+        partition: o.partition,
+        offset: message.offset,
+        ...(headers.redrive_projection ? { onlyFor: headers.redrive_projection } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof MalformedEnvelopeError)) throw error;
+      decoded.dead.push({
+        topic: o.topic,
+        partition: o.partition,
+        message,
+        reason: 'decode',
+        projection: o.consumer,
+        error: error.message,
+      });
+    }
+  }
+  return decoded;
+}

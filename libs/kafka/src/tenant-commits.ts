@@ -1,0 +1,141 @@
+import { KafkaMessage } from 'kafkajs';
+import { DataSource, EntityManager } from 'typeorm';
+import { DeadLetter, DeadLetterSender } from './dead-letters';
+import { delayPoint } from './failpoint';
+import { FencedError, MemberPosition, ownRecords } from './partition-commits';
+import { RunCommitter } from './poison-isolation';
+import { ProjectedRecord } from './projection-types';
+import { classifyFailure, sqlstateOf } from './refusal';
+
+export interface TenantCommitsOptions<T> {
+  /** The tenant database's pool (the process's own role on that cell). */
+  dataSource: DataSource;
+  /** Names the database in errors and dead letters' logs. */
+  key: string;
+  /** Run first in every transaction (SET LOCAL …), or empty. */
+  transactionSettings: string;
+  /** The checkpoints table there. */
+  table: string;
+  topic: string;
+  baseTopic: string;
+  partition: number;
+  /** The routed members, where they stand in the shared database (what they have applied anywhere). */
+  positions: MemberPosition<T>[];
+  messages: Map<string, KafkaMessage>;
+  deadLetters: DeadLetterSender;
+  /** The member's checkpoint in the shared database now, 'moving' while another transaction changes it. */
+  sharedCheckpoint: (group: string) => Promise<string | null | 'moving'>;
+}
+
+/**
+ * The transactions of one partition's batch in one tenant database: the records of the
+ * organizations living there, with that database's own checkpoint of each member, in one transaction.
+ *
+ * The shared database's checkpoint is the consumer's position and commits after every tenant
+ * database's transaction, so after a crash between them the batch is read again. This checkpoint
+ * is what makes that harmless: its row is locked first (two consumers that both believe they own
+ * the partition during a rebalance take turns), a record is applied only at or past it, and it only
+ * ever moves forward. Under that lock the shared checkpoint is checked to be still the one this
+ * batch was planned from: a runner that lost the partition writes nothing more here.
+ */
+export class TenantCommits<T> implements RunCommitter<ProjectedRecord<T>> {
+  constructor(private readonly o: TenantCommitsOptions<T>) {}
+
+  async commit(records: ProjectedRecord<T>[], next: string): Promise<void> {
+    await this.transaction(
+      next,
+      async (tx, position, unseen) => {
+        const own = ownRecords(position.member.name, unseen);
+        if (own.length > 0) await position.member.apply({ tx, topic: this.o.baseTopic, records: own });
+      },
+      records,
+    );
+  }
+
+  /** One refused record, member by member in a savepoint: those that refuse it dead-letter it. */
+  async commitAlone(record: ProjectedRecord<T>, next: string): Promise<void> {
+    await this.transaction(
+      next,
+      async (tx, position, unseen, refusals) => {
+        const own = ownRecords(position.member.name, unseen);
+        if (own.length === 0) return;
+        await tx.query('SAVEPOINT member_apply');
+        try {
+          await position.member.apply({ tx, topic: this.o.baseTopic, records: own });
+          await tx.query('RELEASE SAVEPOINT member_apply');
+        } catch (error) {
+          if (classifyFailure(error) !== 'content') throw error;
+          await tx.query('ROLLBACK TO SAVEPOINT member_apply');
+          refusals.push(this.refusal(record, position.member.name, error));
+        }
+      },
+      [record],
+    );
+  }
+
+  private async transaction(
+    next: string,
+    applyTo: (
+      tx: EntityManager,
+      position: MemberPosition<T>,
+      unseen: ProjectedRecord<T>[],
+      refusals: DeadLetter[],
+    ) => Promise<void>,
+    records: ProjectedRecord<T>[],
+  ): Promise<void> {
+    await this.o.dataSource.transaction(async (tx) => {
+      if (this.o.transactionSettings) await tx.query(this.o.transactionSettings);
+      const refusals: DeadLetter[] = [];
+      for (const position of this.o.positions) {
+        const stored = await this.lock(tx, position.member.group);
+        // Fencing, under this database's lock: once the consumer's position moved under this runner
+        // (a rebalance, a rebuild swapped in), it must not move this checkpoint past records it never
+        // read. A position being moved right now counts as moved: waiting for that transaction here,
+        // holding this lock, could wait on a rebuild that waits for this lock in turn.
+        if ((await this.o.sharedCheckpoint(position.member.group)) !== position.expected) {
+          throw new FencedError(position.member.group);
+        }
+        const from = BigInt(stored) > BigInt(position.start) ? BigInt(stored) : BigInt(position.start);
+        const unseen = records.filter((r) => BigInt(r.offset) >= from);
+        if (unseen.length > 0) await applyTo(tx, position, unseen, refusals);
+        if (BigInt(next) > BigInt(stored)) await this.advance(tx, position.member.group, next);
+      }
+      await this.o.deadLetters.send(refusals);
+      await delayPoint('projector.in-tenant-transaction');
+    });
+  }
+
+  /** The member's checkpoint here (0 before its first batch), its row locked until the commit. */
+  private async lock(tx: EntityManager, group: string): Promise<string> {
+    const [row]: { next_offset: string }[] = await tx.query(
+      `INSERT INTO ${this.o.table} AS c (consumer_group, topic, partition, next_offset)
+       VALUES ($1, $2, $3, 0)
+       ON CONFLICT (consumer_group, topic, partition) DO UPDATE SET next_offset = c.next_offset
+       RETURNING next_offset`,
+      [group, this.o.topic, this.o.partition],
+    );
+    return row.next_offset;
+  }
+
+  private async advance(tx: EntityManager, group: string, next: string): Promise<void> {
+    await tx.query(
+      `UPDATE ${this.o.table} SET next_offset = $4, updated_at = now()
+        WHERE consumer_group = $1 AND topic = $2 AND partition = $3`,
+      [group, this.o.topic, this.o.partition, next],
+    );
+  }
+
+  private refusal(record: ProjectedRecord<T>, projection: string, error: unknown): DeadLetter {
+    const message = this.o.messages.get(record.offset);
+    if (!message) throw new Error(`record ${this.o.topic}/${this.o.partition}@${record.offset} is not in its batch`);
+    return {
+      topic: this.o.topic,
+      partition: this.o.partition,
+      message,
+      reason: 'refused',
+      projection,
+      error: `${error instanceof Error ? error.message : String(error)} (in ${this.o.key})`,
+      sqlstate: sqlstateOf(error),
+    };
+  }
+}

@@ -1,0 +1,44 @@
+import { placementOf } from '@agentwatch/cells';
+import { RouteChangedV1, routeChangedV1, TOPICS } from '@agentwatch/contracts';
+import { ownerDataSource, PRODUCT_SCHEMA_VERSION, ROLE_NAMES } from '@agentwatch/db';
+import { createKafka, ensureTopics, TopicTails } from '@agentwatch/kafka';
+import { DataSource } from 'typeorm';
+import { ProjectionStoreSettings } from './projector.module';
+
+/**
+ * The owner's connection to every tenant database the routes name as routable now (active, migrated
+ * to this build's schema), one per database: where a rebuild builds and swaps in tenants' read models.
+ * A tenant that becomes routable during the rebuild has no rebuild schema: its records stop the
+ * rebuild (retried until it is run again), so a replay runs while no tenant is being provisioned.
+ */
+export async function tenantOwnerDataSources(config: ProjectionStoreSettings): Promise<DataSource[]> {
+  const kafka = createKafka(config.kafka);
+  await ensureTopics(kafka, config.kafka, [TOPICS.tenancyRoutes]);
+  const routes = new Map<string, RouteChangedV1>();
+  const tail = new TopicTails(kafka, config.kafka).tail({
+    topic: TOPICS.tenancyRoutes.name,
+    schema: routeChangedV1,
+    onRecord: ({ payload }) => routes.set(payload.org_id, payload),
+  });
+  await tail.start();
+  await tail.stop();
+  const databases = new Map<string, string>();
+  for (const route of routes.values()) {
+    const placement = placementOf(route, PRODUCT_SCHEMA_VERSION);
+    if (placement.kind !== 'tenant') continue;
+    const url = new URL(`postgres://${placement.server}/${encodeURIComponent(placement.database)}`);
+    url.username = ROLE_NAMES.owner;
+    url.password = config.database.rolePassword ?? '';
+    databases.set(`${placement.server}/${placement.database}`, url.toString());
+  }
+  const sources: DataSource[] = [];
+  try {
+    for (const ownerUrl of databases.values()) {
+      sources.push(await ownerDataSource({ ...config.database, ownerUrl }, 'product').initialize());
+    }
+  } catch (error) {
+    for (const source of sources) await source.destroy();
+    throw error;
+  }
+  return sources;
+}
