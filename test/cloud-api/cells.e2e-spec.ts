@@ -139,7 +139,7 @@ describe('cloud API: an organization is read in the database its route names', (
     expect((await get('/v1/events', behind)).body).toEqual({ error: expect.stringContaining('being upgraded') });
   });
 
-  it("seals the tenant's ingested records on the topic with its data key; a self-service organization's stay plain", async () => {
+  it("seals the tenant's ingested records and check-ins on the topics with its data key; a self-service organization's stay plain", async () => {
     const marker = `/home/dev/.aws/credentials-${randomUUID().slice(0, 8)}`;
     const batch = { events: [{ action_type: 'FILE_READ', timestamp: new Date().toISOString(), arguments: [marker] }] };
     expect(await post('/v1/events/ingest', batch, tenant)).toMatchObject({ status: 200, body: { ingested: 1 } });
@@ -154,10 +154,13 @@ describe('cloud API: an organization is read in the database its route names', (
     expect(plain?.headers.aw_sealed).toBeUndefined();
     expect(plain?.value.toString()).toContain(marker);
 
-    // The tenant's check-in stays plain: the control plane, which activates a tenant on it, opens nothing.
+    // The tenant's check-in (its machine's hostname, OS and daemon version) is sealed too; the control
+    // plane opens it with the key it holds (the lifecycle suite sees the tenant activated by it).
     const checkins = await readRawRecords(env, TOPICS.ingestCheckins.name, ofBoth);
     const checkin = checkins.find((r) => r.orgId === tenant.orgId);
-    expect(checkin?.headers.aw_sealed).toBeUndefined();
-    expect(JSON.parse(checkin?.value.toString() ?? '')).toMatchObject({ org_id: tenant.orgId, reason: 'first_ingest' });
+    expect(checkin?.headers.aw_sealed).toBe('v1');
+    expect(checkin?.value.toString()).not.toContain('first_ingest');
+    const plainCheckin = checkins.find((r) => r.orgId === other.orgId);
+    expect(JSON.parse(plainCheckin?.value.toString() ?? '')).toMatchObject({ org_id: other.orgId });
   });
 });

@@ -1,7 +1,12 @@
 import { PostgresHealth } from '@agentwatch/db';
 import { AppDefinition, BootOptions, bootApp, MAX_BODY_BYTES, runApp } from '@agentwatch/http';
 import { KafkaHealth, projectionTransport } from '@agentwatch/kafka';
-import { CONTROL_PLANE_PROJECTIONS, operatorErrorBody, registerStrictJsonParser } from '@agentwatch/tenancy';
+import {
+  CheckinsOpener,
+  CONTROL_PLANE_PROJECTIONS,
+  operatorErrorBody,
+  registerStrictJsonParser,
+} from '@agentwatch/tenancy';
 import { ControlPlaneConfig, controlPlaneConfigFromEnv } from './config';
 import { ControlPlaneModule } from './control-plane.module';
 
@@ -14,8 +19,9 @@ export const controlPlane: AppDefinition<ControlPlaneConfig> = {
   errorShape: operatorErrorBody,
   configureHttp: (app) => registerStrictJsonParser(app.getHttpAdapter().getInstance(), MAX_BODY_BYTES),
   // No HTTP filter applies to the consumer: a failing batch's error reaches the runner, which rolls
-  // the batch's transaction back and retries it.
-  consumers: (app) => projectionTransport(app, { app: 'control-plane' }, CONTROL_PLANE_PROJECTIONS),
+  // the batch's transaction back and retries it. A provisioned tenant's check-ins are sealed.
+  consumers: (app) =>
+    projectionTransport(app, { app: 'control-plane', opener: app.get(CheckinsOpener) }, CONTROL_PLANE_PROJECTIONS),
 };
 
 export const startControlPlane = (config: ControlPlaneConfig, options?: BootOptions) =>

@@ -1,17 +1,10 @@
-import { TOPICS, WireMessage } from '@agentwatch/contracts';
+import { WireMessage } from '@agentwatch/contracts';
 import { Injectable, OnApplicationShutdown, OnModuleInit, Optional } from '@nestjs/common';
 import { Kafka, Producer } from 'kafkajs';
 import { KafkaSettings } from './kafka.settings';
 import { metrics } from './metrics';
 import { ProduceCoalescer, TopicBatch } from './produce-coalescer';
 import { PayloadSealer, SEALED_HEADER } from './sealing';
-
-/**
- * Topics whose values stay plain whatever the organization: their consumer holds no opener. The
- * control plane reads `ingest.checkins.v1` to activate a tenant on its first check-in; sealed, that
- * record would be unreadable to it and the tenant would never become active.
- */
-const NEVER_SEALED = new Set<string>([TOPICS.ingestCheckins.name]);
 
 /** A record as appended: a sealed value is base64 text or bytes, not the JSON the WireMessage held. */
 type OutgoingMessage = Omit<WireMessage, 'value'> & { value: string | Buffer };
@@ -94,7 +87,6 @@ export class EventPublisher implements OnModuleInit, OnApplicationShutdown {
   ): Promise<TopicBatch<OutgoingMessage>[]> {
     const orgIds = new Set<string>();
     for (const batch of batches) {
-      if (NEVER_SEALED.has(batch.topic)) continue;
       for (const message of batch.messages) orgIds.add(message.headers.org_id);
     }
     const keyed = await sealer.toSeal(orgIds);
@@ -106,11 +98,7 @@ export class EventPublisher implements OnModuleInit, OnApplicationShutdown {
       return { ...message, value: sealed.value, headers: { ...message.headers, ...sealed.headers } };
     };
     return Promise.all(
-      batches.map(async (batch) =>
-        NEVER_SEALED.has(batch.topic)
-          ? batch
-          : { topic: batch.topic, messages: await Promise.all(batch.messages.map(sealOne)) },
-      ),
+      batches.map(async (batch) => ({ topic: batch.topic, messages: await Promise.all(batch.messages.map(sealOne)) })),
     );
   }
 

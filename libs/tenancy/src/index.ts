@@ -7,6 +7,7 @@ export * from './http/operator-auth';
 export * from './http/operator-error-body';
 export * from './http/strict-json';
 export * from './journal/journal';
+export * from './projections/checkins.opener';
 export * from './tenancy.module';
 export * from './tenancy.settings';
 export * from './use-cases/migrate-all-tenants';

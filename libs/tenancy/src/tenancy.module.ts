@@ -8,6 +8,7 @@ import { JournalStream } from './http/journal-stream';
 import { OperatorGuard } from './http/operator-auth';
 import { TenantsController } from './http/tenants.controller';
 import { CheckinsConsumer } from './projections/checkins.consumer';
+import { CheckinsOpener } from './projections/checkins.opener';
 import { IngestTokensProjection } from './projections/ingest-tokens.projection';
 import { TenancySettings } from './tenancy.settings';
 import { ApproveTenantHandler } from './use-cases/approve-tenant';
@@ -45,6 +46,7 @@ export class TenancyModule {
         OperatorGuard,
         FlowEngine,
         OutboxRelay,
+        CheckinsOpener,
       ],
     };
   }
