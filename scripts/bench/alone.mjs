@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import pg from 'pg';
-import { appNodeFlags, die, root } from '../lib.mjs';
+import { appNodeFlags, CELL_SERVER_URL, die, root } from '../lib.mjs';
 import { progressReader } from './progress.mjs';
 import { cpuSeconds, peakRssMb, serverCpuSeconds, startApp, stopApp } from './stack.mjs';
 
@@ -75,11 +75,40 @@ const measured = app.projections[0].split('.').pop(); // progress.applied() keys
 const logDir = path.join(root, 'bench', 'results', `${new Date().toISOString().replace(/[:.]/g, '-')}-alone-logs`);
 fs.mkdirSync(logDir, { recursive: true });
 
+/** The bench's provisioned tenants' databases, on the shared server and the second cell's. */
+async function tenantDatabases() {
+  const servers = [new URL(databaseUrl), new URL(CELL_SERVER_URL)];
+  const found = [];
+  for (const server of servers) {
+    server.pathname = '/postgres';
+    const client = new pg.Client({ connectionString: server.toString() });
+    await client.connect();
+    const { rows } = await client
+      .query(`SELECT datname FROM pg_database WHERE datname LIKE 'tenant\\_bench\\_%'`)
+      .finally(() => client.end());
+    for (const { datname } of rows) {
+      const url = new URL(server);
+      url.pathname = `/${datname}`;
+      found.push(url.toString());
+    }
+  }
+  return found;
+}
+
 async function startOver() {
-  await db.query(`TRUNCATE ${app.tables.join(', ')}`);
-  await db.query('DELETE FROM projection_checkpoints WHERE consumer_group = ANY($1)', [
-    app.projections.map((p) => prefix + p),
-  ]);
+  // The provisioned tenants' rows and checkpoints live in their own databases: emptied the same way.
+  for (const url of [databaseUrl.toString(), ...(await tenantDatabases())]) {
+    const target = new pg.Client({ connectionString: url });
+    await target.connect();
+    try {
+      await target.query(`TRUNCATE ${app.tables.join(', ')}`);
+      await target.query('DELETE FROM projection_checkpoints WHERE consumer_group = ANY($1)', [
+        app.projections.map((p) => prefix + p),
+      ]);
+    } finally {
+      await target.end();
+    }
+  }
   if (app.skip) {
     const topic = prefix + app.skip.topic;
     for (const { partition, high } of await admin.fetchTopicOffsets(topic)) {
