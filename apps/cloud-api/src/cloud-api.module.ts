@@ -21,12 +21,7 @@ export class CloudApiModule {
         }),
         KafkaModule.forRoot(config.kafka),
         // Organizations' data follows their route; identity (credentials, memberships) stays shared.
-        CellsModule.forRoot({
-          role: 'app',
-          rolePassword: config.database.rolePassword,
-          poolSize: config.tenantPoolSize,
-          applicationName: 'agentwatch-cloud-api',
-        }),
+        CellsModule.forRoot(config.cells),
         AuthModule.forRoot(config.auth),
         IdentityApiModule,
         IngestApiModule.forRoot({ rateLimit: config.rateLimit }),

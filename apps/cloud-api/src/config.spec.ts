@@ -17,8 +17,8 @@ describe('cloud API configuration', () => {
     });
     expect(config.kafka.brokers).toEqual(['a:9092', 'b:9093']);
     expect(config.database.database).toBe('agentwatch');
-    expect(config.tenantPoolSize).toBe(4);
-    expect(cloudApiConfigFromEnv({ TENANT_DATABASE_POOL_SIZE: '12' }).tenantPoolSize).toBe(12);
+    expect(config.cells.poolSize).toBe(4);
+    expect(cloudApiConfigFromEnv({ TENANT_DATABASE_POOL_SIZE: '12' }).cells.poolSize).toBe(12);
     expect(cloudApiConfigFromEnv({})).toMatchObject({ port: 8080, host: '0.0.0.0', logLevel: 'log' });
   });
 

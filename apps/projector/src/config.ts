@@ -1,5 +1,5 @@
-import { CellsSettings } from '@agentwatch/cells';
-import { integer, parseConfig, port, textVariables } from '@agentwatch/config';
+import { CellsSettings, cellsEnv, cellsSettingsOf } from '@agentwatch/cells';
+import { parseConfig, port, textVariables } from '@agentwatch/config';
 import { DatabaseConfig, databaseConfigFromEnv, databaseEnv } from '@agentwatch/db';
 import { ServerConfig, serverEnv } from '@agentwatch/http';
 import { KafkaSettings, kafkaEnv, kafkaSettingsFromEnv } from '@agentwatch/kafka';
@@ -11,22 +11,20 @@ export const projectorConfigSchema = z
     ...databaseEnv,
     ...kafkaEnv,
     PROJECTOR_PORT: port(8083),
-    TENANT_DATABASE_POOL_SIZE: integer('a positive integer (connections)', 4, 1, 100),
+    ...cellsEnv,
   })
-  .transform((env) => ({
-    /** HTTP port of /health, /ready and /metrics. */
-    port: env.PROJECTOR_PORT,
-    host: env.HOST,
-    logLevel: env.LOG_LEVEL,
-    database: databaseConfigFromEnv(textVariables(env)),
-    cells: {
-      role: 'projector' as const,
-      rolePassword: env.DATABASE_ROLE_PASSWORD ?? null,
-      poolSize: env.TENANT_DATABASE_POOL_SIZE,
-      applicationName: 'agentwatch-projector',
-    },
-    kafka: kafkaSettingsFromEnv('agentwatch-projector', textVariables(env)),
-  }));
+  .transform((env) => {
+    const database = databaseConfigFromEnv(textVariables(env));
+    return {
+      /** HTTP port of /health, /ready and /metrics. */
+      port: env.PROJECTOR_PORT,
+      host: env.HOST,
+      logLevel: env.LOG_LEVEL,
+      database,
+      cells: cellsSettingsOf('projector', 'agentwatch-projector', database, env),
+      kafka: kafkaSettingsFromEnv('agentwatch-projector', textVariables(env)),
+    };
+  });
 
 export interface ProjectorConfig extends ServerConfig {
   database: DatabaseConfig;

@@ -1,4 +1,5 @@
-import { integer, parseConfig, port, textVariables } from '@agentwatch/config';
+import { CellsSettings, cellsEnv, cellsSettingsOf } from '@agentwatch/cells';
+import { parseConfig, port, textVariables } from '@agentwatch/config';
 import { DatabaseConfig, databaseConfigFromEnv, databaseEnv } from '@agentwatch/db';
 import { llmEnv, ServerConfig, serverEnv } from '@agentwatch/http';
 import { KafkaSettings, kafkaEnv, kafkaSettingsFromEnv } from '@agentwatch/kafka';
@@ -12,24 +13,27 @@ export const scoringApiConfigSchema = z
     ...kafkaEnv,
     ...llmEnv,
     SCORING_API_PORT: port(8081),
-    TENANT_DATABASE_POOL_SIZE: integer('a positive integer (connections)', 4, 1, 100),
+    ...cellsEnv,
   })
-  .transform((env) => ({
-    port: env.SCORING_API_PORT,
-    host: env.HOST,
-    logLevel: env.LOG_LEVEL,
-    database: databaseConfigFromEnv(textVariables(env)),
-    kafka: kafkaSettingsFromEnv('agentwatch-scoring-api', textVariables(env)),
-    llm: llmSettingsFromEnv(textVariables(env)),
-    tenantPoolSize: env.TENANT_DATABASE_POOL_SIZE,
-  }));
+  .transform((env) => {
+    const database = databaseConfigFromEnv(textVariables(env));
+    return {
+      port: env.SCORING_API_PORT,
+      host: env.HOST,
+      logLevel: env.LOG_LEVEL,
+      database,
+      kafka: kafkaSettingsFromEnv('agentwatch-scoring-api', textVariables(env)),
+      llm: llmSettingsFromEnv(textVariables(env)),
+      cells: cellsSettingsOf('app', 'agentwatch-scoring-api', database, env),
+    };
+  });
 
 export interface ScoringApiConfig extends ServerConfig {
   database: DatabaseConfig;
   kafka: KafkaSettings;
   llm: LlmSettings;
-  /** Connections of each provisioned tenant's database pool (opened on the tenant's first request). */
-  tenantPoolSize: number;
+  /** Each provisioned tenant's database pool (opened on its first request): the app role, TENANT_DATABASE_POOL_SIZE connections. */
+  cells: CellsSettings;
 }
 
 export function scoringApiConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ScoringApiConfig {

@@ -19,12 +19,7 @@ export class ScoringApiAppModule {
         }),
         KafkaModule.forRoot(config.kafka),
         // Policies and scores follow the organization's route; API keys stay in the shared database.
-        CellsModule.forRoot({
-          role: 'app',
-          rolePassword: config.database.rolePassword,
-          poolSize: config.tenantPoolSize,
-          applicationName: 'agentwatch-scoring-api',
-        }),
+        CellsModule.forRoot(config.cells),
         ScoringApiModule.forRoot(config.llm),
       ],
     };

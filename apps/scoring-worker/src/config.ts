@@ -1,5 +1,5 @@
-import { CellsSettings } from '@agentwatch/cells';
-import { integer, parseConfig, port, textVariables } from '@agentwatch/config';
+import { CellsSettings, cellsEnv, cellsSettingsOf } from '@agentwatch/cells';
+import { parseConfig, port, textVariables } from '@agentwatch/config';
 import { DatabaseConfig, databaseConfigFromEnv, databaseEnv } from '@agentwatch/db';
 import { llmEnv, ServerConfig, serverEnv } from '@agentwatch/http';
 import { KafkaSettings, kafkaEnv, kafkaSettingsFromEnv } from '@agentwatch/kafka';
@@ -13,22 +13,20 @@ export const scoringWorkerConfigSchema = z
     ...kafkaEnv,
     ...llmEnv,
     SCORING_WORKER_PORT: port(8084),
-    TENANT_DATABASE_POOL_SIZE: integer('a positive integer (connections)', 4, 1, 100),
+    ...cellsEnv,
   })
-  .transform((env) => ({
-    port: env.SCORING_WORKER_PORT,
-    host: env.HOST,
-    logLevel: env.LOG_LEVEL,
-    database: databaseConfigFromEnv(textVariables(env)),
-    cells: {
-      role: 'projector' as const,
-      rolePassword: env.DATABASE_ROLE_PASSWORD ?? null,
-      poolSize: env.TENANT_DATABASE_POOL_SIZE,
-      applicationName: 'agentwatch-scoring-worker',
-    },
-    kafka: kafkaSettingsFromEnv('agentwatch-scoring-worker', textVariables(env)),
-    llm: llmSettingsFromEnv(textVariables(env)),
-  }));
+  .transform((env) => {
+    const database = databaseConfigFromEnv(textVariables(env));
+    return {
+      port: env.SCORING_WORKER_PORT,
+      host: env.HOST,
+      logLevel: env.LOG_LEVEL,
+      database,
+      cells: cellsSettingsOf('projector', 'agentwatch-scoring-worker', database, env),
+      kafka: kafkaSettingsFromEnv('agentwatch-scoring-worker', textVariables(env)),
+      llm: llmSettingsFromEnv(textVariables(env)),
+    };
+  });
 
 export interface ScoringWorkerConfig extends ServerConfig {
   database: DatabaseConfig;

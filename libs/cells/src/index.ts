@@ -1,3 +1,4 @@
+export * from './cells.env';
 export * from './cells.module';
 export * from './data-keys';
 export * from './domain/placement';

@@ -112,18 +112,33 @@ export class PartitionCommits<T> {
   }
 
   private refusal(record: ProjectedRecord<T>, projection: string, error: unknown): DeadLetter {
-    const message = this.o.messages.get(record.offset);
-    if (!message) throw new Error(`record ${this.o.topic}/${this.o.partition}@${record.offset} is not in its batch`);
-    return {
-      topic: this.o.topic,
-      partition: this.o.partition,
-      message,
-      reason: 'refused',
-      projection,
-      error: error instanceof Error ? error.message : String(error),
-      sqlstate: sqlstateOf(error),
-    };
+    return refusalOf(this.o, record, projection, error);
   }
+}
+
+/**
+ * The dead letter of a record a projection refused for its content: the original fetched message (not
+ * the decoded form), the error and its SQLSTATE. `where` names the database when it is not the shared one.
+ */
+export function refusalOf(
+  batch: { topic: string; partition: number; messages: Map<string, KafkaMessage> },
+  record: { offset: string },
+  projection: string,
+  error: unknown,
+  where?: string,
+): DeadLetter {
+  const message = batch.messages.get(record.offset);
+  if (!message) throw new Error(`record ${batch.topic}/${batch.partition}@${record.offset} is not in its batch`);
+  const text = error instanceof Error ? error.message : String(error);
+  return {
+    topic: batch.topic,
+    partition: batch.partition,
+    message,
+    reason: 'refused',
+    projection,
+    error: where ? `${text} (in ${where})` : text,
+    sqlstate: sqlstateOf(error),
+  };
 }
 
 /** A redriven record is applied again only by the projection that refused it (see ProjectedRecord.onlyFor). */

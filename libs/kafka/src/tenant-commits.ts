@@ -2,10 +2,10 @@ import { KafkaMessage } from 'kafkajs';
 import { DataSource, EntityManager } from 'typeorm';
 import { DeadLetter, DeadLetterSender } from './dead-letters';
 import { delayPoint } from './failpoint';
-import { FencedError, MemberPosition, ownRecords } from './partition-commits';
+import { FencedError, MemberPosition, ownRecords, refusalOf } from './partition-commits';
 import { RunCommitter } from './poison-isolation';
 import { ProjectedRecord } from './projection-types';
-import { classifyFailure, sqlstateOf } from './refusal';
+import { classifyFailure } from './refusal';
 
 export interface TenantCommitsOptions<T> {
   /** The tenant database's pool (the process's own role on that cell). */
@@ -126,16 +126,6 @@ export class TenantCommits<T> implements RunCommitter<ProjectedRecord<T>> {
   }
 
   private refusal(record: ProjectedRecord<T>, projection: string, error: unknown): DeadLetter {
-    const message = this.o.messages.get(record.offset);
-    if (!message) throw new Error(`record ${this.o.topic}/${this.o.partition}@${record.offset} is not in its batch`);
-    return {
-      topic: this.o.topic,
-      partition: this.o.partition,
-      message,
-      reason: 'refused',
-      projection,
-      error: `${error instanceof Error ? error.message : String(error)} (in ${this.o.key})`,
-      sqlstate: sqlstateOf(error),
-    };
+    return refusalOf(this.o, record, projection, error, this.o.key);
   }
 }
