@@ -100,6 +100,21 @@ module.exports = {
       to: { path: '^libs/testing/|^test/' },
     },
     {
+      name: 'consoles-ship-apart',
+      comment:
+        'The product console goes to customers and the operator console stays internal: neither imports the other (what both need is in web/shared, which imports neither).',
+      severity: 'error',
+      from: { path: '^web/(product-console|operator-console|shared)/' },
+      to: { path: '^web/(product-console|operator-console)/', pathNot: '^web/$1/' },
+    },
+    {
+      name: 'browser-code-imports-no-server-code',
+      comment: 'The consoles talk to the APIs over HTTP through the generated clients (web/api), never by importing server code.',
+      severity: 'error',
+      from: { path: '^web/' },
+      to: { path: '^(apps|libs|test)/' },
+    },
+    {
       name: 'no-circular',
       comment:
         'A cycle between modules makes their load order, and so their initialization, depend on who imports first.',

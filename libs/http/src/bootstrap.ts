@@ -1,13 +1,14 @@
 import { ConfigError } from '@agentwatch/config';
 import { DynamicModule, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
 import { CustomTransportStrategy } from '@nestjs/microservices';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { DestinationStream } from 'pino';
 import { ServerConfig } from './config/fragments';
 import { ErrorShape } from './error-body.filter';
 import { HealthController, READINESS_CHECKS, ReadinessCheck } from './health.controller';
-import { createHttpApp, listen } from './http-app';
+import { apiDocumentOf, createHttpApp, listen } from './http-app';
 import { loggerModule, logRequests } from './logging';
 import { MetricsController } from './metrics.controller';
 
@@ -49,20 +50,7 @@ export async function bootApp<C extends ServerConfig>(
   config: C,
   options: BootOptions = {},
 ): Promise<RunningApp> {
-  const appModule = definition.module(config);
-  const root: DynamicModule = {
-    ...appModule,
-    imports: [
-      loggerModule({ level: config.logLevel, destination: options.logDestination }),
-      ...(appModule.imports ?? []),
-    ],
-    controllers: [...(appModule.controllers ?? []), HealthController, MetricsController],
-    providers: [
-      ...(appModule.providers ?? []),
-      { provide: READINESS_CHECKS, useFactory: (...checks: ReadinessCheck[]) => checks, inject: definition.readiness },
-    ],
-  };
-  const app = await createHttpApp(root, {
+  const app = await createHttpApp(rootModule(definition, config, options), {
     title: definition.title,
     description: definition.description,
     errorShape: definition.errorShape,
@@ -81,6 +69,40 @@ export async function bootApp<C extends ServerConfig>(
   }
   const url = await listen(app, config.port, config.host);
   return { app, url };
+}
+
+/**
+ * An app's API document without starting it: Nest's preview mode reads the controllers' metadata and
+ * instantiates no provider, so nothing connects to Postgres or Kafka (scripts/openapi.mjs).
+ */
+export async function previewApiDocument<C extends ServerConfig>(definition: AppDefinition<C>, config: C) {
+  const app = await NestFactory.create<NestFastifyApplication>(rootModule(definition, config), new FastifyAdapter(), {
+    preview: true,
+    logger: false,
+  });
+  const document = apiDocumentOf(app, definition);
+  await app.close();
+  return document;
+}
+
+function rootModule<C extends ServerConfig>(
+  definition: AppDefinition<C>,
+  config: C,
+  options: BootOptions = {},
+): DynamicModule {
+  const appModule = definition.module(config);
+  return {
+    ...appModule,
+    imports: [
+      loggerModule({ level: config.logLevel, destination: options.logDestination }),
+      ...(appModule.imports ?? []),
+    ],
+    controllers: [...(appModule.controllers ?? []), HealthController, MetricsController],
+    providers: [
+      ...(appModule.providers ?? []),
+      { provide: READINESS_CHECKS, useFactory: (...checks: ReadinessCheck[]) => checks, inject: definition.readiness },
+    ],
+  };
 }
 
 /**

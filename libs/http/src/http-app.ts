@@ -45,7 +45,13 @@ export async function createHttpApp(module: DynamicModule, options: HttpAppOptio
   app.useGlobalFilters(new ErrorBodyFilter(options.errorShape));
   registerJsonBodyParser(app.getHttpAdapter().getInstance(), MAX_BODY_BYTES);
   app.enableShutdownHooks();
-  const document = documentSharedAnswers(
+  SwaggerModule.setup('docs', app, apiDocumentOf(app, options), { jsonDocumentUrl: 'openapi.json' });
+  return app;
+}
+
+/** The API document an app serves at /openapi.json (and the consoles' generated clients are built from). */
+export function apiDocumentOf(app: INestApplication, options: Pick<HttpAppOptions, 'title' | 'description'>) {
+  return documentSharedAnswers(
     SwaggerModule.createDocument(
       app,
       new DocumentBuilder()
@@ -56,8 +62,6 @@ export async function createHttpApp(module: DynamicModule, options: HttpAppOptio
         .build(),
     ),
   );
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json' });
-  return app;
 }
 
 export async function listen(app: INestApplication, port: number, host: string): Promise<string> {

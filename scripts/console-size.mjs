@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+// After `vite build`: the JavaScript a console's first page load needs (its entry chunk and the chunks
+// the entry imports statically; lazy routes excluded), gzipped. Fails the build above the budget.
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+const BUDGET_KB = 300;
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+let over = false;
+for (const name of ['product-console', 'operator-console']) {
+  const dir = path.join(root, 'dist', 'web', name);
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, '.vite', 'manifest.json'), 'utf8'));
+  const initial = new Set();
+  const visit = (key) => {
+    if (initial.has(key)) return;
+    initial.add(key);
+    for (const imported of manifest[key].imports ?? []) visit(imported);
+  };
+  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) visit(key);
+  const bytes = [...initial].reduce(
+    (sum, key) => sum + zlib.gzipSync(fs.readFileSync(path.join(dir, manifest[key].file))).length,
+    0,
+  );
+  const kb = (bytes / 1024).toFixed(1);
+  console.log(`${name}: initial JavaScript ${kb} KB gzipped (${initial.size} chunks; budget ${BUDGET_KB} KB)`);
+  if (bytes > BUDGET_KB * 1024) over = true;
+}
+if (over) {
+  console.error(
+    `a console's initial JavaScript is over ${BUDGET_KB} KB gzipped: lazy-load what the first view does not need`,
+  );
+  process.exit(1);
+}

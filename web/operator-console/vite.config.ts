@@ -1,0 +1,3 @@
+import { consoleConfig } from '../vite.shared';
+
+export default consoleConfig('operator-console');
