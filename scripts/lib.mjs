@@ -61,7 +61,7 @@ export function ensureDependencies() {
 }
 
 export function build() {
-  say('building (tsc)…');
+  say('building (tsc for the apps, Vite for the consoles)…');
   run('npm', ['run', '--silent', 'build'], { what: 'build' });
 }
 
@@ -119,29 +119,41 @@ export function ensureKafka() {
 }
 
 /**
- * kcat (the Debian package) must be on PATH: an integration test reads topics with it exactly as
- * docs/operations.md tells people to. Installs it with apt-get when missing; `apt-get update` only when the
- * first attempt fails, because refreshing the package lists is slow and usually unnecessary.
+ * A Debian package the tests need, installed with apt-get when `binary` is missing; `apt-get update`
+ * only when the first attempt fails, because refreshing the package lists is slow and usually unnecessary.
  */
-export function ensureKcat() {
-  if (has('kcat')) return;
-  const manual =
-    'install it (Debian/Ubuntu: apt-get install kcat; elsewhere: https://github.com/edenhill/kcat) and rerun';
-  if (!has('apt-get')) die(`kcat is not installed and apt-get is not available: ${manual}`);
+function ensureDebianPackage(pkg, binary, manual) {
+  if (has(binary)) return;
+  if (!has('apt-get')) die(`${binary} is not installed and apt-get is not available: ${manual}`);
   const isRoot = process.getuid?.() === 0;
-  if (!isRoot && !has('sudo')) die(`kcat is not installed and installing it needs root: ${manual}`);
+  if (!isRoot && !has('sudo')) die(`${binary} is not installed and installing it needs root: ${manual}`);
   const aptGet = (...args) => {
     const [cmd, argv] = isRoot ? ['apt-get', args] : ['sudo', ['-n', 'apt-get', ...args]];
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     return spawnSync(cmd, argv, { stdio: 'inherit', env }).status === 0;
   };
-  say('kcat is missing: apt-get install -y kcat…');
-  if (!aptGet('install', '-y', 'kcat')) {
+  say(`${binary} is missing: apt-get install -y ${pkg}…`);
+  if (!aptGet('install', '-y', pkg)) {
     say('apt-get install failed; refreshing the package lists (apt-get update) and retrying…');
-    if (!aptGet('update') || !aptGet('install', '-y', 'kcat')) die(`could not install kcat with apt-get: ${manual}`);
+    if (!aptGet('update') || !aptGet('install', '-y', pkg)) die(`could not install ${pkg} with apt-get: ${manual}`);
   }
-  if (!has('kcat')) die(`apt-get installed kcat but it is not on PATH: ${manual}`);
+  if (!has(binary)) die(`apt-get installed ${pkg} but ${binary} is not on PATH: ${manual}`);
 }
+
+/** kcat must be on PATH: an integration test reads topics with it exactly as docs/operations.md tells people to. */
+export const ensureKcat = () =>
+  ensureDebianPackage(
+    'kcat',
+    'kcat',
+    'install it (Debian/Ubuntu: apt-get install kcat; elsewhere: https://github.com/edenhill/kcat) and rerun',
+  );
+
+/**
+ * The browser tests drive the system's Chromium (Playwright's own browser download is not reachable
+ * from every machine): Debian's package, at /usr/bin/chromium unless PLAYWRIGHT_CHROMIUM says otherwise.
+ */
+export const ensureChromium = () =>
+  ensureDebianPackage('chromium', 'chromium', 'install Chromium (Debian/Ubuntu: apt-get install chromium) and rerun');
 
 /** True when this checkout's scripts/kafka.mjs runs the broker (so a test may stop and restart it). */
 export function managesLocalBroker() {

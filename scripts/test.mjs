@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: installs, builds, lints, starts Kafka and Postgres as needed, then runs the unit,
-// integration and end-to-end suites. Each run works in its own database and its own topic prefix,
-// so a rerun on a used machine behaves like a first run. Extra arguments go to jest.
+// integration and end-to-end suites, the browser tests (Playwright) and the fault tests. Each run works
+// in its own database and its own topic prefix, so a rerun on a used machine behaves like a first run.
+// Extra arguments go to jest; `--browser` runs the browser tests alone.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import {
   DEFAULT_DATABASE_URL,
   die,
   ensureCellServer,
+  ensureChromium,
   ensureDependencies,
   ensureKafka,
   ensureKcat,
@@ -41,6 +43,7 @@ say('lint: biome + dependency-cruiser; types: tsc');
 run('npm', ['run', '--silent', 'lint'], { what: 'lint' });
 run('npm', ['run', '--silent', 'typecheck'], { what: 'typecheck' });
 ensureKcat();
+ensureChromium();
 await ensurePostgres(baseUrl);
 ensureCellServer();
 const startedKafka = ensureKafka();
@@ -88,12 +91,39 @@ function runJest(phase, args) {
   };
 }
 
+// Playwright's own counts, in the shape of runJest's, from its JSON reporter.
+function runBrowserTests() {
+  const report = path.join(root, '.local', 'playwright', 'results.json');
+  fs.rmSync(report, { force: true });
+  const playwright = spawnSync('npx', ['playwright', 'test', '--config', 'test/browser/playwright.config.ts'], {
+    cwd: root,
+    stdio: 'inherit',
+    env,
+  });
+  if (!fs.existsSync(report))
+    return { status: playwright.status ?? 1, passed: 0, failed: 0, total: 0, suitesPassed: 0, suitesFailed: 1 };
+  const { stats, errors } = JSON.parse(fs.readFileSync(report, 'utf8'));
+  const failed = stats.unexpected + stats.flaky + (errors?.length ?? 0);
+  return {
+    status: playwright.status,
+    passed: stats.expected,
+    failed,
+    total: stats.expected + stats.unexpected + stats.flaky + stats.skipped,
+    suitesPassed: failed === 0 ? 1 : 0,
+    suitesFailed: failed === 0 ? 0 : 1,
+  };
+}
+
 const extraArgs = process.argv.slice(2);
 const phases = [];
-if (extraArgs.length > 0) {
+if (extraArgs[0] === '--browser') {
+  phases.push(runBrowserTests());
+} else if (extraArgs.length > 0) {
   phases.push(runJest('selected', ['--maxWorkers=2', ...extraArgs]));
 } else {
   phases.push(runJest('main', ['--maxWorkers=2', '--selectProjects', 'unit', 'integration', 'e2e']));
+  say('browser phase: Playwright drives Chromium through both consoles against the whole stack');
+  phases.push(runBrowserTests());
   // The fault phase takes the broker or the run's database down, or compares latencies, so its tests
   // run alone, one at a time; the broker is stopped only when this run manages it.
   const faultArgs = ['--runInBand', '--selectProjects', 'faults'];

@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Page, TestInfo } from '@playwright/test';
+
+/** What stack.ts started, from the environment it set. */
+export const stack = {
+  get productConsole() {
+    return required('BROWSER_PRODUCT_CONSOLE');
+  },
+  get operatorConsole() {
+    return required('BROWSER_OPERATOR_CONSOLE');
+  },
+  get cloudApi() {
+    return required('BROWSER_CLOUD_API');
+  },
+  get orgName() {
+    return required('BROWSER_ORG_NAME');
+  },
+  get deployToken() {
+    return required('BROWSER_DEPLOY_TOKEN');
+  },
+};
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the browser tests through npm test (stack.ts sets it)`);
+  return value;
+}
+
+/**
+ * A screenshot of a main view, attached to the test report; with CONSOLE_SCREENSHOTS set to a folder
+ * (docs/console for the README's tour), also written there under `name`.png.
+ */
+export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const body = await page.screenshot({ fullPage: true, animations: 'disabled' });
+  await testInfo.attach(name, { body, contentType: 'image/png' });
+  const folder = process.env.CONSOLE_SCREENSHOTS;
+  if (folder) {
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, `${name}.png`), body);
+  }
+}
+
+export interface DaemonEvent {
+  action_type: 'PROCESS_EXEC' | 'FILE_READ' | 'FILE_WRITE' | 'FILE_DELETE' | 'NETWORK_CONNECT';
+  timestamp: string;
+  tool_name: string;
+  arguments: string[];
+  session_id: string;
+  agent_id: string;
+  event_id: string;
+}
+
+/** What a daemon does: a session's lifecycle record, then its events, with the seeded deploy token. */
+export async function ingestSession(
+  session: { session_id: string; session_name: string; parent_id?: string },
+  events: DaemonEvent[],
+): Promise<void> {
+  const post = async (route: string, body: unknown) => {
+    const response = await fetch(`${stack.cloudApi}${route}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stack.deployToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`POST ${route}: ${response.status} ${await response.text()}`);
+  };
+  await post('/v1/sessions/ingest', {
+    ...session,
+    state: 'active',
+    timestamp: events[0].timestamp,
+    model: 'claude-sonnet',
+    platform: 'claude-code',
+  });
+  await post('/v1/events/ingest', { events });
+}
