@@ -14,11 +14,17 @@ export interface ApiKeyPrincipal {
 }
 
 const NOT_FOUND = 'not-found' as const;
+const FOUND_TTL_MS = 10_000;
+const NOT_FOUND_TTL_MS = 2_000;
 
-/** Resolves a raw key to its organization; answers are cached briefly, so a revocation takes effect within 10 s. */
+/**
+ * Resolves a raw key to its organization; answers are cached briefly, so a revocation takes effect
+ * within 10 s. An expired key is refused like an unknown one, and a found key is never cached past
+ * its expiry, so it stops working at its `expires_at` on every replica.
+ */
 @Injectable()
 export class ApiKeyVerifier {
-  private readonly cache = new LRUCache<string, ApiKeyPrincipal | typeof NOT_FOUND>({ max: 10_000, ttl: 10_000 });
+  private readonly cache = new LRUCache<string, ApiKeyPrincipal | typeof NOT_FOUND>({ max: 10_000, ttl: FOUND_TTL_MS });
 
   constructor(private readonly db: OrgScope) {}
 
@@ -27,11 +33,23 @@ export class ApiKeyVerifier {
     const hash = hashToken(raw);
     const cached = this.cache.get(hash);
     if (cached !== undefined) return cached === NOT_FOUND ? null : cached;
-    const rows: { id: string; org_id: string }[] = await this.db.lookupByTokenHash(hash, (q) =>
-      q.query('SELECT id, org_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL', [hash]),
+    // The database's clock judges expiry, as it set expires_at; the answer says how long it has left.
+    const rows: { id: string; org_id: string; ms_left: number | null }[] = await this.db.lookupByTokenHash(hash, (q) =>
+      q.query(
+        `SELECT id, org_id, (extract(epoch FROM expires_at - now()) * 1000)::float8 AS ms_left
+           FROM api_keys
+          WHERE key_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+        [hash],
+      ),
     );
-    const principal: ApiKeyPrincipal | null = rows[0] ? { orgId: rows[0].org_id, keyId: rows[0].id } : null;
-    this.cache.set(hash, principal ?? NOT_FOUND, { ttl: principal ? 10_000 : 2_000 });
+    const row = rows[0];
+    if (!row) {
+      this.cache.set(hash, NOT_FOUND, { ttl: NOT_FOUND_TTL_MS });
+      return null;
+    }
+    const principal: ApiKeyPrincipal = { orgId: row.org_id, keyId: row.id };
+    const ttl = Math.floor(Math.min(FOUND_TTL_MS, row.ms_left ?? FOUND_TTL_MS));
+    if (ttl >= 1) this.cache.set(hash, principal, { ttl });
     return principal;
   }
 }

@@ -15,6 +15,11 @@ const LOOKUPS: Record<ServiceTokenKind, string> = {
     'SELECT id AS credential_id, org_id, id AS machine_id FROM machines WHERE token_hash = $1 AND revoked_at IS NULL',
 };
 
+const LAST_USE: Record<ServiceTokenKind, string> = {
+  'deploy-token': 'UPDATE deploy_tokens SET last_used_at = now() WHERE org_id = $1 AND id = $2',
+  'service-token': 'UPDATE machines SET last_seen_at = now() WHERE org_id = $1 AND id = $2',
+};
+
 /**
  * Resolves deploy tokens and machine service tokens to their organization by SHA-256 lookup.
  * Answers are cached briefly so a daemon fleet's steady ingest costs no query per request; a token
@@ -35,10 +40,9 @@ export class ServiceTokenVerifier {
     const principal = await this.db.lookupByTokenHash(hash, async (q) => {
       const [row] = await q.query(LOOKUPS[kind], [hash]);
       if (!row) return null;
-      if (kind === 'deploy-token') {
-        await q.query(`SELECT set_config('app.org_id', $1, true)`, [row.org_id]);
-        await q.query('UPDATE deploy_tokens SET last_used_at = now() WHERE id = $1', [row.credential_id]);
-      }
+      // Written on a lookup, not per request: a credential's last use is as fresh as this cache allows.
+      await q.query(`SELECT set_config('app.org_id', $1, true)`, [row.org_id]);
+      await q.query(LAST_USE[kind], [row.org_id, row.credential_id]);
       return {
         orgId: row.org_id,
         credential: kind,

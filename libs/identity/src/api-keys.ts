@@ -8,26 +8,35 @@ export interface CreatedApiKey {
   key: string;
   prefix: string;
   created_at: string;
+  /** null: valid until revoked. */
+  expires_at: string | null;
 }
 
 /**
- * Creates an API key bound to one customer (organization) and returns the raw key once.
+ * Creates an API key bound to one customer (organization) and returns the raw key once; with
+ * `ttlSeconds` it expires that long after its creation (the database's clock for both).
  * Must run inside a transaction whose `app.org_id` is `orgId` (OrgScope.run), or as the owner role.
  */
-export async function insertApiKey(q: Queryable, orgId: string, id: string, name: string): Promise<CreatedApiKey> {
+export async function insertApiKey(
+  q: Queryable,
+  orgId: string,
+  id: string,
+  name: string,
+  ttlSeconds: number | null = null,
+): Promise<CreatedApiKey> {
   const minted = mintToken(API_KEY_PREFIX);
   const [row] = await q.query(
-    'INSERT INTO api_keys (id, org_id, name, key_hash, prefix) VALUES ($1, $2, $3, $4, $5) RETURNING created_at',
-    [id, orgId, name, minted.hash, minted.prefix],
+    `INSERT INTO api_keys (id, org_id, name, key_hash, prefix, expires_at)
+     VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6::integer))
+     RETURNING created_at, expires_at`,
+    [id, orgId, name, minted.hash, minted.prefix, ttlSeconds],
   );
-  return { id, name, key: minted.raw, prefix: minted.prefix, created_at: row.created_at.toISOString() };
-}
-
-/** Revokes a key of the organization of the transaction; true when a live key was revoked. */
-export async function revokeApiKey(q: Queryable, id: string): Promise<boolean> {
-  const rows: unknown[] = await q.query(
-    'UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id',
-    [id],
-  );
-  return rows.length === 1;
+  return {
+    id,
+    name,
+    key: minted.raw,
+    prefix: minted.prefix,
+    created_at: row.created_at.toISOString(),
+    expires_at: row.expires_at?.toISOString() ?? null,
+  };
 }

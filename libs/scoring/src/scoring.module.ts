@@ -9,7 +9,9 @@ import { ScoresController } from './http/scores.controller';
 import { LlmScorer, LlmSettings } from './llm/llm-scorer';
 import { CreatePolicyHandler } from './policies/create-policy';
 import { GetPolicyHandler } from './policies/get-policy';
+import { ListPolicyVersionsHandler } from './policies/list-policy-versions';
 import { ReplacePolicyHandler } from './policies/replace-policy';
+import { ValidatePolicyHandler } from './policies/validate-policy';
 import { EventRiskProjection } from './projector/event-risk.projection';
 import { GetJustificationHandler } from './scores/get-justification';
 import { GetScoreHandler } from './scores/get-score';
@@ -30,6 +32,8 @@ export class ScoringApiModule {
         CreatePolicyHandler,
         ReplacePolicyHandler,
         GetPolicyHandler,
+        ListPolicyVersionsHandler,
+        ValidatePolicyHandler,
         GetScoreHandler,
         ListScoresHandler,
         GetJustificationHandler,

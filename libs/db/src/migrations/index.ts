@@ -14,6 +14,7 @@ import { EventRiskWaitingOnly1733184000000 } from './1733184000000-event-risk-wa
 import { DeadLetterRedrives1733270400000 } from './1733270400000-dead-letter-redrives';
 import { SessionMetadataTimes1733356800000 } from './1733356800000-session-metadata-times';
 import { TenancyRouteDirectory1733360000000 } from './1733360000000-tenancy-route-directory';
+import { CredentialLifetimes1733443200000 } from './1733443200000-credential-lifetimes';
 
 export { EVENT_RISK_LOCK } from './1732320000000-scoring';
 
@@ -44,6 +45,7 @@ export const PRODUCT_MIGRATIONS = [
   EventRiskWaitingOnly1733184000000,
   DeadLetterRedrives1733270400000,
   SessionMetadataTimes1733356800000,
+  CredentialLifetimes1733443200000,
 ];
 
 /** The control plane's own tables: the shared database only. */

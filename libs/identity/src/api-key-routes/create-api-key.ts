@@ -6,7 +6,22 @@ import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
 import { CreatedApiKey, insertApiKey } from '../api-keys';
 
-export const createApiKeyBody = z.object({ name: storable(z.string().trim().min(1).max(200)) });
+export const MIN_API_KEY_TTL_SECONDS = 60;
+export const MAX_API_KEY_TTL_SECONDS = 86_400;
+
+export const createApiKeyBody = z.object({
+  name: storable(z.string().trim().min(1).max(200)),
+  // A console's sign-in key lives for its session, not forever: at most a day.
+  ttl_seconds: z
+    .number()
+    .int()
+    .min(MIN_API_KEY_TTL_SECONDS)
+    .max(MAX_API_KEY_TTL_SECONDS)
+    .nullish()
+    .describe(
+      'the key expires this many seconds after its creation (60 to 86400); without it (or null), it lasts until revoked',
+    ),
+});
 
 /** POST /v1/api-keys: a scoring-API key bound to the caller's organization (the scoring API's customer). */
 export class CreateApiKey extends Command<CreatedApiKey & { customer_id: string }> {
@@ -25,7 +40,8 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKey> {
   async execute({ orgId, body }: CreateApiKey): Promise<CreatedApiKey & { customer_id: string }> {
     const validated = validateBody(createApiKeyBody, body);
     if (!validated.ok) throw invalidBody(validated.issues);
-    const created = await this.db.run(orgId, (q) => insertApiKey(q, orgId, uuidv7(), validated.value.name));
+    const { name, ttl_seconds } = validated.value;
+    const created = await this.db.run(orgId, (q) => insertApiKey(q, orgId, uuidv7(), name, ttl_seconds ?? null));
     return { ...created, customer_id: orgId };
   }
 }

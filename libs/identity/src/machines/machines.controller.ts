@@ -1,15 +1,33 @@
 import { Authenticated, CurrentPrincipal, Principal } from '@agentwatch/auth';
 import { ApiAnswers, ApiJsonBody } from '@agentwatch/http';
-import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ListMachines } from './list-machines';
 import { RegisterMachine, registerMachineBody } from './register-machine';
 import { RevokeMachine } from './revoke-machine';
 
 @ApiTags('machines')
 @Controller('v1/machines')
 export class MachinesController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Get()
+  @Authenticated(['jwt'])
+  @ApiOperation({
+    summary: 'List enrolled machines',
+    description:
+      '`{machines:[{machine_id, hostname, os, arch, daemon_version, token_prefix, deploy_token_id, registered_at, rotated_at, ' +
+      'first_ingest_at, last_seen_at, revoked_at}]}`, oldest enrollment first, revoked machines included; never the service ' +
+      'token or its hash. `last_seen_at`: the registration, or a use of its service token (kept at most every 30 s).',
+  })
+  @ApiAnswers(200, '`{machines}`', [])
+  list(@CurrentPrincipal() principal: Principal) {
+    return this.queries.execute(new ListMachines(principal.orgId));
+  }
 
   @Post('register')
   @HttpCode(200)

@@ -58,11 +58,11 @@ export class RegisterMachineHandler implements ICommandHandler<RegisterMachine> 
         machine_id,
       ]);
       await q.query(
-        `INSERT INTO machines (org_id, id, hostname, os, arch, daemon_version, token_hash, token_prefix)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+        `INSERT INTO machines (org_id, id, hostname, os, arch, daemon_version, token_hash, token_prefix, deploy_token_id, last_seen_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now())
          ON CONFLICT (org_id, id) DO UPDATE SET hostname = EXCLUDED.hostname, os = EXCLUDED.os, arch = EXCLUDED.arch,
            daemon_version = EXCLUDED.daemon_version, token_hash = EXCLUDED.token_hash, token_prefix = EXCLUDED.token_prefix,
-           rotated_at = now(), revoked_at = NULL`,
+           deploy_token_id = EXCLUDED.deploy_token_id, rotated_at = now(), revoked_at = NULL, last_seen_at = now()`,
         [
           principal.orgId,
           machine_id,
@@ -72,6 +72,7 @@ export class RegisterMachineHandler implements ICommandHandler<RegisterMachine> 
           machineFacts.daemon_version,
           token.hash,
           token.prefix,
+          principal.credentialId,
         ],
       );
       return previous?.token_hash as string | undefined;

@@ -6,7 +6,9 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { policyRequest } from '../domain/policy';
 import { CreatePolicy } from '../policies/create-policy';
 import { GetPolicy } from '../policies/get-policy';
+import { ListPolicyVersions } from '../policies/list-policy-versions';
 import { ReplacePolicy } from '../policies/replace-policy';
+import { ValidatePolicy } from '../policies/validate-policy';
 import { ScoringAnswers } from './api-answers';
 
 const WRAPPER = '`{customer_id, policies, updated_at, version}`';
@@ -51,5 +53,31 @@ export class PoliciesController {
   @ScoringAnswers(200, WRAPPER, [404])
   get(@CurrentApiKey() key: ApiKeyPrincipal, @Param('customer_id') customerId: string) {
     return this.queries.execute(new GetPolicy(key.orgId, customerId));
+  }
+
+  @Get(':customer_id/versions')
+  @ApiKeyAuthenticated()
+  @ApiOperation({
+    summary: 'Every saved version of the customer policy, newest first',
+    description:
+      '`{versions:[{version, policies, updated_at}]}`: each POST or PUT made one, `policies` holds all seven fields as that ' +
+      'version saved them, `updated_at` is when it was saved. No policy yet → `{versions:[]}`. Another customer’s id → 404.',
+  })
+  @ScoringAnswers(200, '`{versions}`', [404])
+  versions(@CurrentApiKey() key: ApiKeyPrincipal, @Param('customer_id') customerId: string) {
+    return this.queries.execute(new ListPolicyVersions(key.orgId, customerId));
+  }
+
+  @Post(':customer_id/validate')
+  @HttpCode(200)
+  @ApiKeyAuthenticated()
+  @ApiJsonBody(policyRequest)
+  @ApiOperation({
+    summary: 'Dry run of PUT: judge a policy body without saving it',
+    description: `200 \`{valid: true}\` when PUT would accept the body; otherwise exactly the status and body PUT would answer. Nothing is stored or published. ${RULES}`,
+  })
+  @ScoringAnswers(200, '`{valid: true}`', [404, 422])
+  validate(@CurrentApiKey() key: ApiKeyPrincipal, @Param('customer_id') customerId: string, @Body() body: unknown) {
+    return this.queries.execute(new ValidatePolicy(key.orgId, customerId, body));
   }
 }

@@ -24,6 +24,25 @@ export async function readPolicy(q: Queryable, orgId: string): Promise<StoredPol
   return rows[0] ? toStored(rows[0]) : null;
 }
 
+export interface StoredVersion {
+  version: number;
+  policies: PolicyDocument;
+  changedAt: Date;
+}
+
+/** Every version the customer saved, newest first: the history rows writePolicy keeps beside the current one. */
+export async function readPolicyVersions(q: Queryable, orgId: string): Promise<StoredVersion[]> {
+  const rows: { version: number; policies: PolicyDocument; changed_at: Date }[] = await q.query(
+    'SELECT version, policies, changed_at FROM scoring_policy_versions WHERE org_id = $1 ORDER BY version DESC',
+    [orgId],
+  );
+  return rows.map((row) => ({
+    version: row.version,
+    policies: { ...EMPTY_POLICY, ...row.policies },
+    changedAt: row.changed_at,
+  }));
+}
+
 /** Writes the next version and its history row. `create` answers null when a policy exists; `replace` upserts. */
 export async function writePolicy(
   q: Queryable,

@@ -22,20 +22,30 @@ export const respond = (stored: StoredPolicy): PolicyResponse => ({
 });
 
 /**
+ * What create and replace accept, and so what `POST …/validate` judges: the customer must be the
+ * key's (404 otherwise, like an unknown one), and the body a valid policy (422 with every issue).
+ */
+export function acceptedPolicy({ orgId, customerId, body }: { orgId: string; customerId: string; body: unknown }) {
+  if (customerId !== orgId) throw customerNotFound();
+  const parsed = parsePolicy(body);
+  if (!parsed.ok) throw new HttpException({ error: 'Invalid policy', details: parsed.issues }, 422);
+  return parsed.policy;
+}
+
+/**
  * Create and replace share one write: every change is a new version, kept in history and published
  * on `scoring.policies.v1` inside the transaction, so if the broker refuses, nothing changed.
  */
 export async function savePolicy(
   db: TenantData,
   publisher: EventPublisher,
-  { orgId, customerId, body }: { orgId: string; customerId: string; body: unknown },
+  change: { orgId: string; customerId: string; body: unknown },
   mode: 'create' | 'replace',
 ): Promise<PolicyResponse> {
-  if (customerId !== orgId) throw customerNotFound();
-  const parsed = parsePolicy(body);
-  if (!parsed.ok) throw new HttpException({ error: 'Invalid policy', details: parsed.issues }, 422);
+  const policy = acceptedPolicy(change);
+  const { orgId } = change;
   const stored = await db.run(orgId, async (q) => {
-    const written = await writePolicy(q, orgId, parsed.policy, mode, new Date());
+    const written = await writePolicy(q, orgId, policy, mode, new Date());
     if (!written) throw new HttpException({ error: 'Policy already exists: use PUT to replace it' }, 409);
     const payload: PolicyChangedV1 = {
       org_id: orgId,
