@@ -6,6 +6,7 @@ import { FlowEngine } from './engine/flow-engine';
 import { OutboxRelay } from './engine/outbox-relay';
 import { JournalStream } from './http/journal-stream';
 import { OperatorGuard } from './http/operator-auth';
+import { TenantListController } from './http/tenant-list.controller';
 import { TenantsController } from './http/tenants.controller';
 import { CheckinsConsumer } from './projections/checkins.consumer';
 import { CheckinsOpener } from './projections/checkins.opener';
@@ -15,6 +16,7 @@ import { ApproveTenantHandler } from './use-cases/approve-tenant';
 import { CancelTenantHandler } from './use-cases/cancel-tenant';
 import { DeprovisionTenantHandler } from './use-cases/deprovision-tenant';
 import { GetTenantHandler } from './use-cases/get-tenant';
+import { ListTenantsHandler } from './use-cases/list-tenants';
 import { MintIngestTokenHandler } from './use-cases/mint-ingest-token';
 import { RejectTenantHandler } from './use-cases/reject-tenant';
 import { RequestTenantHandler } from './use-cases/request-tenant';
@@ -23,6 +25,7 @@ import { ResumeTenantHandler } from './use-cases/resume-tenant';
 const HANDLERS = [
   RequestTenantHandler,
   GetTenantHandler,
+  ListTenantsHandler,
   ApproveTenantHandler,
   RejectTenantHandler,
   CancelTenantHandler,
@@ -38,7 +41,7 @@ export class TenancyModule {
     return {
       module: TenancyModule,
       imports: [CqrsModule],
-      controllers: [TenantsController, CheckinsConsumer],
+      controllers: [TenantListController, TenantsController, CheckinsConsumer],
       providers: [
         { provide: TenancySettings, useValue: settings },
         ...HANDLERS,
