@@ -1,6 +1,5 @@
-import { ConsoleFrame } from '../../shared/console-frame';
 import { startConsole } from '../../shared/start-console';
+import { CONSOLE_TITLE, OperatorFrame } from './frame';
+import { routes } from './routes';
 
-void startConsole('agentwatch operators', [{ index: true, element: <p>Overview</p> }], () => (
-  <ConsoleFrame title="agentwatch operators" nav={[{ label: 'Overview', to: '/' }]} />
-));
+void startConsole(CONSOLE_TITLE, routes, () => <OperatorFrame />);

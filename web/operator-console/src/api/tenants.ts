@@ -1,0 +1,108 @@
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Client } from 'openapi-fetch';
+import type { operations } from '../../../api/control-plane';
+import { answer } from '../../../shared/api-client';
+import { ControlPlane, useControlPlane } from './client';
+import { FlowSummary, MintedToken, TenantDetail, TenantList } from './types';
+
+/** An answer whose body the generated types do not describe yet: the local type says what it is. */
+type Call = Promise<{ response: Response; data?: unknown; error?: unknown }>;
+const typed = <T>(call: Call) => answer<T>(call as Promise<{ data?: T; error?: unknown; response: Response }>);
+
+// GET /v1/tenants is newer than web/api/control-plane.ts: its path, as the control plane serves it.
+interface ListPaths {
+  '/v1/tenants': {
+    get: {
+      parameters: { query?: { state?: string; limit?: number; cursor?: string } };
+      responses: { 200: { content: { 'application/json': TenantList } } };
+    };
+  };
+}
+
+export const PAGE_SIZE = 50;
+
+export const tenantKeys = {
+  all: ['tenants'] as const,
+  list: (state: string | null) => ['tenants', 'list', state] as const,
+  detail: (slug: string) => ['tenants', 'detail', slug] as const,
+};
+
+export function useTenantList(state: string | null) {
+  const client = useControlPlane() as unknown as Client<ListPaths>;
+  return useInfiniteQuery({
+    queryKey: tenantKeys.list(state),
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) =>
+      typed<TenantList>(
+        client.GET('/v1/tenants', {
+          params: {
+            query: { limit: PAGE_SIZE, ...(state ? { state } : {}), ...(pageParam ? { cursor: pageParam } : {}) },
+          },
+        }),
+      ),
+    getNextPageParam: (page) => page.next_cursor,
+  });
+}
+
+export function useTenant(slug: string) {
+  const client = useControlPlane();
+  return useQuery({
+    queryKey: tenantKeys.detail(slug),
+    queryFn: () => typed<TenantDetail>(client.GET('/v1/tenants/{slug}', { params: { path: { slug } } })),
+  });
+}
+
+/** The request body as the control plane's document describes it. */
+export type TenantRequestBody = operations['TenantsController_request']['requestBody']['content']['application/json'];
+
+export function useRequestTenant() {
+  const client = useControlPlane();
+  const queries = useQueryClient();
+  return useMutation({
+    mutationFn: (body: TenantRequestBody) => typed<FlowSummary>(client.POST('/v1/tenants', { body })),
+    onSuccess: () => queries.invalidateQueries({ queryKey: tenantKeys.all }),
+  });
+}
+
+export type FlowCommand =
+  | { type: 'approve' }
+  | { type: 'reject'; reason: string }
+  | { type: 'cancel'; reason: string }
+  | { type: 'resume' }
+  | { type: 'deprovision'; justification: string };
+
+function run(client: ControlPlane, slug: string, command: FlowCommand): Promise<FlowSummary> {
+  const path = { params: { path: { slug } } };
+  switch (command.type) {
+    case 'approve':
+      return typed(client.POST('/v1/tenants/{slug}/approve', path));
+    case 'reject':
+      return typed(client.POST('/v1/tenants/{slug}/reject', { ...path, body: { reason: command.reason } }));
+    case 'cancel':
+      return typed(client.POST('/v1/tenants/{slug}/cancel', { ...path, body: { reason: command.reason } }));
+    case 'resume':
+      return typed(client.POST('/v1/tenants/{slug}/resume', { ...path, body: {} }));
+    case 'deprovision':
+      return typed(
+        client.POST('/v1/tenants/{slug}/deprovision', { ...path, body: { justification: command.justification } }),
+      );
+  }
+}
+
+/** A command on the tenant's current flow; the detail and the list are read again after it. */
+export function useFlowCommand(slug: string) {
+  const client = useControlPlane();
+  const queries = useQueryClient();
+  return useMutation({
+    mutationFn: (command: FlowCommand) => run(client, slug, command),
+    onSettled: () => queries.invalidateQueries({ queryKey: tenantKeys.all }),
+  });
+}
+
+/**
+ * Mints an ingest token. Deliberately no useMutation: the mutation cache would keep the raw token
+ * after the dialog closes; the caller holds it in the dialog's state only.
+ */
+export function mintIngestToken(client: ControlPlane, slug: string): Promise<MintedToken> {
+  return typed<MintedToken>(client.POST('/v1/tenants/{slug}/tokens', { params: { path: { slug } } }));
+}
