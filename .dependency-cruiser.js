@@ -8,6 +8,8 @@ const infrastructure = 'node_modules/(@nestjs|typeorm|kafkajs|pg|fastify|@fastif
 //   apps/*                                          one process each; never another app
 //   libs/projections                                the projector's read models as one unit (composes contexts)
 //   libs/auth cells identity ingest scoring tenancy bench the bounded contexts; auth below identity
+//   libs/dev-oidc console-server                    the consoles' servers: a development identity provider
+//                                                   (on auth's dev issuer keys) and the SPA, its settings, its proxy
 //   libs/http  libs/kafka  libs/db                  infrastructure: none imports another
 //   libs/contracts  libs/config                     pure: events, payloads, environment validators
 //
@@ -17,7 +19,7 @@ const infrastructure = 'node_modules/(@nestjs|typeorm|kafkajs|pg|fastify|@fastif
 // anything; so may the spec files next to the code, which are tests, not part of the graph they test.
 const foundation = '^libs/(contracts|config)/';
 const infrastructureLibs = '^libs/(http|kafka|db)/';
-const contexts = '^libs/(auth|cells|identity|ingest|scoring|tenancy|bench)/';
+const contexts = '^libs/(auth|cells|identity|ingest|scoring|tenancy|bench|dev-oidc|console-server)/';
 const composition = '^libs/projections/';
 const tests = '\\.(int-|e2e-)?spec\\.ts$';
 
@@ -109,7 +111,8 @@ module.exports = {
     },
     {
       name: 'browser-code-imports-no-server-code',
-      comment: 'The consoles talk to the APIs over HTTP through the generated clients (web/api), never by importing server code.',
+      comment:
+        'The consoles talk to the APIs over HTTP through the generated clients (web/api), never by importing server code.',
       severity: 'error',
       from: { path: '^web/' },
       to: { path: '^(apps|libs|test)/' },

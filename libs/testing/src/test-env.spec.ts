@@ -14,6 +14,8 @@ describe('the environment test stacks start from', () => {
       OPERATOR_CLIENT_ID: 'someone-else',
       LLM_URL: 'http://127.0.0.1:1',
       CONTROL_CELLS: '[]',
+      CONSOLE_OIDC_ISSUER: 'https://idp.example',
+      CLOUD_API_URL: 'http://127.0.0.1:1',
       INGEST_RATE_LIMIT_RPS: '1',
       CLOUD_API_PORT: '8080',
       SCORING_WORKER_PORT: '8084',
