@@ -43,8 +43,18 @@ if (!fs.existsSync(devOrgFile)) {
   fs.writeFileSync(devOrgFile, created.stdout, { mode: 0o600 });
 }
 const devOrg = JSON.parse(fs.readFileSync(devOrgFile, 'utf8'));
+// The product console's development sign-in page offers this organization.
+env.CONSOLE_DEV_ORGANIZATIONS ??= JSON.stringify([{ id: devOrg.organization.id, name: devOrg.organization.name }]);
 
-const colors = { 'cloud-api': 32, projector: 35, 'scoring-api': 33, 'scoring-worker': 34, 'control-plane': 36 };
+const colors = {
+  'cloud-api': 32,
+  projector: 35,
+  'scoring-api': 33,
+  'scoring-worker': 34,
+  'control-plane': 36,
+  'product-console': 92,
+  'operator-console': 96,
+};
 const children = Object.keys(colors).map((app) => {
   const child = spawn(process.execPath, [...appNodeFlags(app), `dist/apps/${app}/src/main.js`], {
     cwd: root,
@@ -72,21 +82,36 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 const apiUrl = `http://127.0.0.1:${apiPort}`;
+const consoleUrl = `http://127.0.0.1:${env.CONSOLE_PORT ?? '8090'}`;
+const operatorConsoleUrl = `http://127.0.0.1:${env.OPERATOR_CONSOLE_PORT ?? '8091'}`;
+// The consoles answer /health as soon as they listen; their /ready also needs the web build.
+const waits = [
+  [`${apiUrl}/ready`, 'the cloud API'],
+  [`${consoleUrl}/health`, 'the product console'],
+  [`${operatorConsoleUrl}/health`, 'the operator console'],
+];
 const deadline = Date.now() + 60_000;
-for (;;) {
-  try {
-    if ((await fetch(`${apiUrl}/ready`)).ok) break;
-  } catch {
-    // not listening yet
+for (const [url, what] of waits) {
+  for (;;) {
+    try {
+      if ((await fetch(url)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) die(`${what} did not answer ${url} within 60 s`);
+    await new Promise((r) => setTimeout(r, 500));
   }
-  if (Date.now() > deadline) die(`the cloud API did not become ready on ${apiUrl}/ready within 60 s`);
-  await new Promise((r) => setTimeout(r, 500));
 }
 
 const token = devOrg.deploy_token.token;
 const session = '6c3f1e2a-9b8d-5c7e-a1f0-2d3c4b5a6978';
 const now = new Date().toISOString();
+// The development identity provider runs only while no real one is configured (docs/operations.md).
+const devSignIn =
+  env.CONSOLE_OIDC_ISSUER || env.AUTH_JWKS_URL ? '' : ' — sign in with the development identity provider';
 say(`ready.
+  Product console ${consoleUrl}${devSignIn}
+  Operator console ${operatorConsoleUrl}
   cloud API   ${apiUrl}   (OpenAPI: ${apiUrl}/docs, ${apiUrl}/openapi.json)
   projector   http://127.0.0.1:${projectorPort}/ready
   scoring API http://127.0.0.1:${env.SCORING_API_PORT ?? '8081'}   (OpenAPI: /docs; X-API-Key from POST /v1/api-keys)
