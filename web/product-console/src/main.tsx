@@ -1,6 +1,10 @@
 import { ConsoleFrame } from '../../shared/console-frame';
 import { startConsole } from '../../shared/start-console';
+import { OrganizationGate } from './components/organization-gate';
+import { NAV, routes } from './routes';
 
-void startConsole('agentwatch', [{ index: true, element: <p>Overview</p> }], () => (
-  <ConsoleFrame title="agentwatch" nav={[{ label: 'Overview', to: '/' }]} />
+void startConsole('agentwatch', routes, () => (
+  <OrganizationGate>
+    <ConsoleFrame title="agentwatch" nav={NAV} />
+  </OrganizationGate>
 ));

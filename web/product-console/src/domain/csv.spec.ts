@@ -1,3 +1,4 @@
+/// <reference types="jest" />
 import { csvField, csvHeader, csvLine, exportFileName, ndjsonLine } from './csv';
 
 describe('csvField', () => {

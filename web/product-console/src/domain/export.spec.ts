@@ -1,3 +1,4 @@
+/// <reference types="jest" />
 import { exportRows, Page } from './export';
 
 interface Row {

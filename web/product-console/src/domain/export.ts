@@ -1,6 +1,6 @@
 import { Column, csvHeader, csvLine, ExportFormat, ndjsonLine } from './csv';
 
-export const EXPORT_PAGE_SIZE = 1000;
+const EXPORT_PAGE_SIZE = 1000;
 export const EXPORT_ROW_CAP = 100_000;
 
 export interface Page<Row> {

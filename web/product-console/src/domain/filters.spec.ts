@@ -1,3 +1,4 @@
+/// <reference types="jest" />
 import { EVENT_FILTERS, filterErrors, filtersFrom, withParams } from './filters';
 
 describe('filtersFrom', () => {

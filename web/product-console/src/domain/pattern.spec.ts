@@ -1,3 +1,4 @@
+/// <reference types="jest" />
 import { patternListErrors, patternShapeError } from './pattern';
 
 describe('patternShapeError', () => {

@@ -1,3 +1,4 @@
+/// <reference types="jest" />
 import { PolicyDocument } from './policy';
 import { diffPolicies } from './policy-diff';
 

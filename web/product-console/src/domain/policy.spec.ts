@@ -1,3 +1,4 @@
+/// <reference types="jest" />
 import { documentOf, draftOf, issueTarget, PolicyDocument, RuleRow, resetFields, ruleRowErrors } from './policy';
 
 const stored: PolicyDocument = {

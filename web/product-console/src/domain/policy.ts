@@ -12,7 +12,7 @@ export type ListField = (typeof LIST_FIELDS)[number];
 
 export type PolicyField = ListField | 'custom_rules';
 
-export const POLICY_FIELDS: readonly PolicyField[] = [...LIST_FIELDS, 'custom_rules'];
+const POLICY_FIELDS: readonly PolicyField[] = [...LIST_FIELDS, 'custom_rules'];
 
 export const FIELD_LABELS: Record<PolicyField, string> = {
   sensitive_fields: 'Sensitive fields',

@@ -1,3 +1,4 @@
+/// <reference types="jest" />
 import { riskLevel } from './risk';
 
 describe('riskLevel', () => {

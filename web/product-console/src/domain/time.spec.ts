@@ -1,3 +1,4 @@
+/// <reference types="jest" />
 import { formatTime, fromLocalInput, lastHours, toLocalInput } from './time';
 
 describe('time helpers', () => {
