@@ -1,5 +1,6 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { Client } from 'pg';
 import { freePort } from '../../libs/testing/src/ports';
 import { infrastructureEnv } from '../../libs/testing/src/test-env';
 
@@ -17,7 +18,7 @@ type App = (typeof APPS)[number];
 
 /**
  * Playwright's global setup: the built apps as their own processes, exactly as `npm start` runs them,
- * on free ports of this machine, in the run's database and a topic prefix of their own; both consoles
+ * on free ports of this machine, in a database and a topic prefix of their own; both consoles
  * with their development identity providers. Every product variable is set here, whatever the shell
  * exported. What the tests need (URLs, the seeded organization and its deploy token) reaches them
  * through process.env; the returned function stops the stack.
@@ -30,9 +31,16 @@ export default async function startBrowserStack(): Promise<() => Promise<void>> 
     number
   >;
   const url = (app: App) => `http://127.0.0.1:${ports[app]}`;
+  // A database of its own: the control plane takes the timers and outbox rows of every control plane
+  // sharing its database, and the tenants the tests provision are dropped with it. (Playwright loads
+  // TypeScript without parameter decorators, so the harness reaches the server code only through the
+  // built CLI.)
+  const databaseUrl = new URL(process.env.DATABASE_URL);
+  databaseUrl.pathname = `${databaseUrl.pathname}_browser`;
   const local = path.join(root, '.local', 'playwright', process.env.KAFKA_TOPIC_PREFIX.replace(/\W/g, ''));
   const env: NodeJS.ProcessEnv = {
     ...infrastructureEnv(),
+    DATABASE_URL: databaseUrl.toString(),
     KAFKA_TOPIC_PREFIX: `${process.env.KAFKA_TOPIC_PREFIX}browser.`,
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
@@ -59,6 +67,8 @@ export default async function startBrowserStack(): Promise<() => Promise<void>> 
   const children = APPS.map((app) => spawnApp(app, env));
   const stop = async () => {
     await Promise.all(children.map((child) => stopChild(child)));
+    await dropTenantDatabases(databaseUrl);
+    cli(['teardown-test-run', '--prefix', env.KAFKA_TOPIC_PREFIX!], env);
   };
   try {
     await Promise.all(APPS.map((app, index) => waitReady(app, url(app), children[index])));
@@ -75,6 +85,18 @@ export default async function startBrowserStack(): Promise<() => Promise<void>> 
     BROWSER_DEPLOY_TOKEN: seeded.deploy_token.token,
   });
   return stop;
+}
+
+/** The tenant databases the tests' flows created, on the run's server (the one cell of the stack). */
+async function dropTenantDatabases(databaseUrl: URL) {
+  const client = new Client({ connectionString: databaseUrl.toString() });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ slug: string }>('SELECT DISTINCT slug FROM tenancy_flows');
+    for (const { slug } of rows) await client.query(`DROP DATABASE IF EXISTS "tenant_${slug}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
 }
 
 function cli(args: string[], env: NodeJS.ProcessEnv): string {
