@@ -74,13 +74,13 @@ export function TextCommandDialog({
             autosize
             minRows={3}
             value={text}
-            error={hint}
+            error={refusal ? undefined : hint}
             description={`${text.trim().length} characters (at least ${field === 'reason' ? 3 : 20})`}
             onChange={(event) => {
               setText(event.currentTarget.value);
+              setTouched(true);
               setRefusal(null);
             }}
-            onBlur={() => setTouched(true)}
             data-autofocus
           />
           <ErrorAlert error={refusal} />

@@ -25,6 +25,25 @@ const ISOLATION_OPTIONS = [
   { value: 'self-hosted', label: 'self-hosted (refused: only shared is offered)', disabled: true },
 ];
 
+interface ServerRefusal {
+  refusal: ApiError | null;
+  /** The parts of its detail that name a field of the form, shown at that field. */
+  fields: FieldErrors;
+  /** The parts that name none. */
+  rest: string[];
+}
+
+const NO_REFUSAL: ServerRefusal = { refusal: null, fields: {}, rest: [] };
+
+/** The control plane's refusal: each part of its detail once, verbatim, at its field or here. */
+function RefusalAlert({ refusal, rest }: { refusal: ApiError; rest: string[] }) {
+  return (
+    <Alert color="red" title={`Refused (${refusal.status} ${refusal.body.error})`}>
+      {rest.length > 0 ? rest.join('; ') : 'The fields marked above say what to fix.'}
+    </Alert>
+  );
+}
+
 /** /tenants/new: the tenant request of spec §2, judged as the control plane judges it. */
 export function RequestTenantView() {
   const { canWrite } = useSession();
@@ -46,10 +65,7 @@ function RequestForm() {
   const [values, setValues] = useState<RequestValues>(emptyRequest);
   const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
   const [submitted, setSubmitted] = useState(false);
-  const [server, setServer] = useState<{ fields: FieldErrors; refusal: ApiError | null }>({
-    fields: {},
-    refusal: null,
-  });
+  const [server, setServer] = useState<ServerRefusal>(NO_REFUSAL);
   const local = validateRequest(values);
 
   const errorOf = (field: Field) => server.fields[field] ?? (submitted || touched[field] ? local[field] : undefined);
@@ -72,9 +88,9 @@ function RequestForm() {
       const accepted = await request.mutateAsync(requestBody(values));
       navigate(`/tenants/${encodeURIComponent(accepted.slug ?? values.slug)}`);
     } catch (error) {
-      if (error instanceof ApiError) {
-        setServer({ fields: errorsFromDetail(error.body.detail ?? '').fields, refusal: error });
-      } else setServer({ fields: {}, refusal: null });
+      setServer(
+        error instanceof ApiError ? { ...errorsFromDetail(error.body.detail ?? ''), refusal: error } : NO_REFUSAL,
+      );
     }
   };
 
@@ -131,7 +147,7 @@ function RequestForm() {
           minRows={3}
           {...bind('notes')}
         />
-        {server.refusal && <ErrorAlert error={server.refusal} />}
+        {server.refusal && <RefusalAlert refusal={server.refusal} rest={server.rest} />}
         {request.error && !(request.error instanceof ApiError) && <ErrorAlert error={request.error} />}
         <Group>
           <Button type="submit" loading={request.isPending}>

@@ -61,7 +61,7 @@ export function TenantListView() {
               {tenants.map((tenant) => (
                 <Table.Tr key={tenant.slug}>
                   <Table.Td>
-                    <Anchor component={Link} to={`/tenants/${encodeURIComponent(tenant.slug)}`}>
+                    <Anchor component={Link} to={`/tenants/${encodeURIComponent(tenant.slug)}`} size="sm">
                       {tenant.slug}
                     </Anchor>
                   </Table.Td>
