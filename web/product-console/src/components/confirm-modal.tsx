@@ -1,5 +1,6 @@
 import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
 import { ReactNode } from 'react';
+import { describeError } from '../api/errors';
 
 /** "Are you sure?" before something that cannot be undone; the error of the attempt, if any, stays in the dialog. */
 export function ConfirmModal({
@@ -27,7 +28,7 @@ export function ConfirmModal({
         {children}
         {error && (
           <Alert color="red" title="It did not work">
-            {error.message}
+            {describeError(error)}
           </Alert>
         )}
         <Group justify="flex-end">

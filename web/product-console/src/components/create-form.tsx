@@ -1,5 +1,6 @@
 import { Alert, Button, Group, Stack, TextInput } from '@mantine/core';
 import { FormEvent, useState } from 'react';
+import { describeError } from '../api/errors';
 
 /** A name and a create button: the first step of every credential. */
 export function CreateForm({
@@ -31,7 +32,7 @@ export function CreateForm({
         </Group>
         {error && (
           <Alert color="red" title="Not created">
-            {error.message}
+            {describeError(error)}
           </Alert>
         )}
       </Stack>

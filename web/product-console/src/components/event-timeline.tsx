@@ -19,7 +19,7 @@ export function EventTimeline({ sessionId }: { sessionId: string }) {
   if (events.length === 0) return <Text c="dimmed">No events in this session.</Text>;
   return (
     <>
-      <Timeline bulletSize={16} lineWidth={2} aria-label="Session timeline">
+      <Timeline bulletSize={16} lineWidth={2} active={events.length}>
         {events.map((event) => (
           <Timeline.Item
             key={event.id}

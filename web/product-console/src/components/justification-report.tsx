@@ -47,7 +47,7 @@ export function JustificationReport({ report }: { report: Justification }) {
       )}
       <Title order={4}>Frameworks impacted</Title>
       {report.frameworks_impacted.length ? (
-        <Group gap={4} aria-label="Frameworks impacted">
+        <Group gap={4}>
           {report.frameworks_impacted.map((f) => (
             <Badge key={f} variant="outline">
               {f}

@@ -2,6 +2,7 @@ import { Alert, Button, Stack } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { ReactNode } from 'react';
 import { Waiting } from '../../../shared/start-console';
+import { describeError } from '../api/errors';
 
 /** A query's data, or its loading state (role=status), or its error (role=alert) with a retry. */
 export function QueryState<T>({
@@ -18,7 +19,7 @@ export function QueryState<T>({
     return (
       <Stack align="flex-start">
         <Alert color="red" title={`Could not load ${what}`}>
-          {query.error.message}
+          {describeError(query.error)}
         </Alert>
         <Button variant="default" onClick={() => void query.refetch()}>
           Try again

@@ -1,4 +1,4 @@
-import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, CopyButton, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 
 /** A credential shown this once, right after it was created: copy it now or never. */
 export function SecretModal({
@@ -18,9 +18,13 @@ export function SecretModal({
         <Alert color="yellow" title={`Copy the ${what} now`}>
           You will not see it again: only its prefix is kept. If it is lost, revoke it and create another.
         </Alert>
-        <Code block aria-label={`New ${what}`} style={{ wordBreak: 'break-all' }}>
-          {secret}
-        </Code>
+        <TextInput
+          readOnly
+          label={`New ${what}`}
+          value={secret ?? ''}
+          styles={{ input: { fontFamily: 'monospace' } }}
+          onFocus={(event) => event.currentTarget.select()}
+        />
         <Group justify="space-between">
           <CopyButton value={secret ?? ''}>
             {({ copied, copy }) => (

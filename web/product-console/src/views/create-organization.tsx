@@ -2,6 +2,7 @@ import { Alert, Button, Center, Paper, Stack, Text, TextInput, Title } from '@ma
 import { FormEvent, useState } from 'react';
 import { useAuth } from '../../../shared/auth';
 import type { CloudClient } from '../api/api-context';
+import { describeError } from '../api/errors';
 import { useCreateTenant } from '../api/organization';
 
 /** Shown instead of the console while the signed-in identity belongs to no organization. */
@@ -32,7 +33,7 @@ export function CreateOrganization({ cloud }: { cloud: CloudClient }) {
             />
             {create.error && (
               <Alert color="red" title="The organization was not created">
-                {create.error.message}
+                {describeError(create.error)}
               </Alert>
             )}
             <Button type="submit" loading={create.isPending} disabled={!name.trim()}>

@@ -28,7 +28,12 @@ export default function Events() {
         {(page) => (
           <Stack>
             <EventTable events={page.events} label="Events" />
-            <KeysetPager nextCursor={page.next_cursor} shown={page.events.length} label="Events" />
+            <KeysetPager
+              nextCursor={page.next_cursor}
+              shown={page.events.length}
+              label="Events"
+              busy={events.isPlaceholderData}
+            />
           </Stack>
         )}
       </QueryState>

@@ -1,12 +1,14 @@
 import '@mantine/charts/styles.css';
-import { BarChart, BarsList, DonutChart } from '@mantine/charts';
+import { BarChart, BarsList } from '@mantine/charts';
 import { Paper, SimpleGrid, Text, Title } from '@mantine/core';
 import { ReactNode } from 'react';
 import type { EventStats } from '../api/types';
 import { DECISION_COLOURS, DECISIONS, RISK_COLOURS, RISK_LEVELS } from '../domain/risk';
 import { hourlySeries } from '../domain/stats';
 
-const ACTION_COLOURS = ['blue.6', 'cyan.6', 'grape.6', 'red.6', 'orange.6'];
+// Light shades under dark text: every label stays readable whatever the bar's colour.
+const ACTION_COLOURS = ['blue.3', 'cyan.3', 'grape.3', 'red.3', 'orange.3'];
+const SHADE = 3;
 
 /** A chart with its name; the figures it draws are in its accessible name too, since an SVG says nothing. */
 function Figure({ title, summary, children }: { title: string; summary: string; children: ReactNode }) {
@@ -38,12 +40,12 @@ export default function OverviewCharts({ stats }: { stats: EventStats }) {
   const decisions = DECISIONS.map((d) => ({
     name: d,
     value: stats.by_decision[d] ?? 0,
-    color: `${DECISION_COLOURS[d]}.6`,
+    color: `${DECISION_COLOURS[d]}.${SHADE}`,
   }));
   const levels = [...RISK_LEVELS, 'unscored' as const].map((level) => ({
     level,
     events: stats.by_risk_level[level] ?? 0,
-    color: `${RISK_COLOURS[level]}.6`,
+    color: level === 'unscored' ? 'gray.5' : `${RISK_COLOURS[level]}.${SHADE}`,
   }));
   return (
     <SimpleGrid cols={{ base: 1, lg: 2 }}>
@@ -59,19 +61,20 @@ export default function OverviewCharts({ stats }: { stats: EventStats }) {
       </Figure>
       <Figure title="By action type" summary={summarise(stats.by_action_type)}>
         {actions.length ? (
-          <DonutChart data={actions} withLabelsLine withLabels h={220} />
+          <BarsList data={actions} barsLabel="Action type" valueLabel="Events" barTextColor="black" />
         ) : (
           <Text c="dimmed">No events.</Text>
         )}
       </Figure>
       <Figure title="By decision" summary={summarise(stats.by_decision)}>
-        <BarsList data={decisions} barsLabel="Decision" valueLabel="Events" />
+        <BarsList data={decisions} barsLabel="Decision" valueLabel="Events" barTextColor="black" />
       </Figure>
       <Figure title="By risk level" summary={summarise(Object.fromEntries(levels.map((l) => [l.level, l.events])))}>
         <BarsList
           data={levels.map((l) => ({ name: l.level, value: l.events, color: l.color }))}
           barsLabel="Level"
           valueLabel="Events"
+          barTextColor="black"
         />
       </Figure>
       <Figure
@@ -80,9 +83,10 @@ export default function OverviewCharts({ stats }: { stats: EventStats }) {
       >
         {stats.top_tools.length ? (
           <BarsList
-            data={stats.top_tools.map((t) => ({ name: t.tool_name, value: t.count }))}
+            data={stats.top_tools.map((t) => ({ name: t.tool_name, value: t.count, color: 'blue.3' }))}
             barsLabel="Tool"
             valueLabel="Events"
+            barTextColor="black"
           />
         ) : (
           <Text c="dimmed">No tools used.</Text>

@@ -15,12 +15,8 @@ export default function Overview() {
     <Stack>
       <Group justify="space-between">
         <Title order={2}>Overview</Title>
-        <Text size="sm" c="dimmed" role="status" aria-live="polite">
-          {stats.isFetching
-            ? 'Refreshing…'
-            : stats.data
-              ? `Updated ${formatTime(new Date(stats.dataUpdatedAt).toISOString())}`
-              : ''}
+        <Text size="sm" c="dimmed">
+          {stats.data ? `Updated ${formatTime(new Date(stats.dataUpdatedAt).toISOString())}` : ''}
         </Text>
       </Group>
       <QueryState query={stats} what="the last 24 hours">

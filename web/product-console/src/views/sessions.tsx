@@ -77,7 +77,12 @@ export default function Sessions() {
         {(page) => (
           <Stack>
             <SessionTable sessions={page.sessions} />
-            <KeysetPager nextCursor={page.next_cursor} shown={page.sessions.length} label="Sessions" />
+            <KeysetPager
+              nextCursor={page.next_cursor}
+              shown={page.sessions.length}
+              label="Sessions"
+              busy={sessions.isPlaceholderData}
+            />
           </Stack>
         )}
       </QueryState>

@@ -1,4 +1,5 @@
 import { Alert, Button, Group, List, Modal, Stack, Text } from '@mantine/core';
+import { describeError } from '../../api/errors';
 import { FIELD_LABELS, FieldReset } from '../../domain/policy';
 
 /**
@@ -51,7 +52,7 @@ export function SaveConfirmation({
         )}
         {error && (
           <Alert color="red" title="The policy was not saved">
-            {error.message}
+            {describeError(error)}
           </Alert>
         )}
         <Group justify="flex-end">

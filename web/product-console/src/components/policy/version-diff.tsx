@@ -43,10 +43,10 @@ export function VersionDiff({ diffs, label }: { diffs: FieldDiff[]; label: strin
               </Stack>
             </Table.Td>
             <Table.Td>
-              <Values values={diff.added} sign="+" colour="green" />
+              <Values values={diff.added} sign="+" colour="green.9" />
             </Table.Td>
             <Table.Td>
-              <Values values={diff.removed} sign="−" colour="red" />
+              <Values values={diff.removed} sign="−" colour="red.9" />
             </Table.Td>
           </Table.Tr>
         ))}
