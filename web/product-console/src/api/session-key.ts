@@ -8,6 +8,7 @@ import type { CreatedApiKey } from './types';
 const TTL_SECONDS = 3600;
 // A fresh key ten minutes before the old one expires; the old one is revoked once the new one is held.
 const RENEW_MS = (TTL_SECONDS - 600) * 1000;
+const MIN_KEY_AGE_MS = 30_000;
 
 /** The console's own API keys are named so; the API keys page marks them. */
 export const SESSION_KEY_PREFIX = 'console session ';
@@ -56,9 +57,12 @@ export function useSessionKey(cloud: CloudClient, user: string, enabled: boolean
     [onSignOut, revoke],
   );
 
+  // A key the scoring API refuses (expired, revoked elsewhere) is replaced, but not over and over: a key
+  // refused right after it was made points at something a new key will not fix.
   const renew = useCallback(() => {
-    if (!query.isFetching) void queries.invalidateQueries({ queryKey: ['session-key', user] });
-  }, [queries, query.isFetching, user]);
+    if (query.isFetching || Date.now() - query.dataUpdatedAt < MIN_KEY_AGE_MS) return;
+    void queries.invalidateQueries({ queryKey: ['session-key', user] });
+  }, [queries, query.isFetching, query.dataUpdatedAt, user]);
 
   return { key: query.data ?? null, error: query.error, renew, held };
 }
