@@ -59,14 +59,38 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List scoring-API keys
+         * @description `{api_keys:[{id, name, prefix, created_at, expires_at, revoked_at}]}`, oldest first, expired and revoked keys included; never the key or its hash.
+         */
+        get: operations["ApiKeysController_list"];
         put?: never;
         /**
          * Create a scoring-API key
-         * @description Body `{name}` → 201 `{id, name, key, prefix, created_at, customer_id}`. The key (aw_sk_…) is sent as `X-API-Key` to the scoring API, where it sees only this organization's data (customer_id = organization id). Shown this once; only its SHA-256 is stored.
+         * @description Body `{name, ttl_seconds?}` → 201 `{id, name, key, prefix, created_at, expires_at, customer_id}`. The key (aw_sk_…) is sent as `X-API-Key` to the scoring API, where it sees only this organization's data (customer_id = organization id). Shown this once; only its SHA-256 is stored. With `ttl_seconds` (60–86400) the scoring API refuses it from `expires_at` on, like an unknown key; without it `expires_at` is null.
          */
         post: operations["ApiKeysController_create"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a scoring-API key
+         * @description 200 `{api_key:{…, revoked_at}}`; idempotent; 404 for an unknown id or one of another organization. The scoring API refuses the key within 10 s.
+         */
+        delete: operations["ApiKeysController_revoke"];
         options?: never;
         head?: never;
         patch?: never;
@@ -210,6 +234,26 @@ export interface paths {
          * @description `{events:[…]}` whose items are event ingest items (`action_type`), development event items (`{event_id, action, agent, blocked, metadata}`: action names an action type, blocked → decision block, metadata may carry tool_name/tool, arguments/args, path, session_id, timestamp; no timestamp → the time received), wrapper lifecycle items (`event_type`) or flat session records (`state`). All or nothing, like /v1/events/ingest → `{ingested, events, sessions}`.
          */
         post: operations["DaemonController_ingest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/machines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List enrolled machines
+         * @description `{machines:[{machine_id, hostname, os, arch, daemon_version, token_prefix, deploy_token_id, registered_at, rotated_at, first_ingest_at, last_seen_at, revoked_at}]}`, oldest enrollment first, revoked machines included; never the service token or its hash. `last_seen_at`: the registration, or a use of its service token (kept at most every 30 s).
+         */
+        get: operations["MachinesController_list"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -363,7 +407,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The caller's organization
+         * @description 200 `{id, name, created_at}` of the organization the JWT acts for (its organization claim, or its most recently joined organization); 404 `{"error":"Organization not found"}` while it belongs to none (create one with POST).
+         */
+        get: operations["OrganizationsController_get"];
         put?: never;
         /**
          * Create an organization
@@ -450,7 +498,20 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        agents: {
+                            /** Format: date-time */
+                            first_seen: string;
+                            id: string;
+                            /** Format: date-time */
+                            last_seen: string;
+                            platform: string | null;
+                            signing_id: string | null;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
             };
             /** @description Invalid body, query or id: `{"error": "…", "details"?: [{index, path, message}]}` */
             400: {
@@ -479,6 +540,38 @@ export interface operations {
             };
         };
     };
+    ApiKeysController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{api_keys}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `{"error":"Authorization header required"}`, or `{"error":"Invalid token"}` for a credential that does not verify, including a JWT whose organization claim names no organization of this service */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A JWT of no organization: `{"error":"This identity belongs to no organization: create one with POST /v1/tenant, or use a token with the organization claim"}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     ApiKeysController_create: {
         parameters: {
             query?: never;
@@ -490,11 +583,13 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
+                    /** @description the key expires this many seconds after its creation (60 to 86400); without it (or null), it lasts until revoked */
+                    ttl_seconds?: number | null;
                 };
             };
         };
         responses: {
-            /** @description `{id, name, key, prefix, created_at, customer_id}` */
+            /** @description `{id, name, key, prefix, created_at, expires_at, customer_id}` */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -550,6 +645,84 @@ export interface operations {
             };
         };
     };
+    ApiKeysController_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{api_key}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid body, query or id: `{"error": "…", "details"?: [{index, path, message}]}` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description `{"error":"Authorization header required"}`, or `{"error":"Invalid token"}` for a credential that does not verify, including a JWT whose organization claim names no organization of this service */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A JWT of no organization: `{"error":"This identity belongs to no organization: create one with POST /v1/tenant, or use a token with the organization claim"}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown id, or an id of another organization: `{"error": "… not found"}` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body over 5 MB (also once gzip-decompressed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description A Content-Type other than `application/json`, or a Content-Encoding other than gzip */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
     DeployTokensController_list: {
         parameters: {
             query?: never;
@@ -564,7 +737,22 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        deploy_tokens: {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: date-time */
+                            last_used_at: string | null;
+                            name: string;
+                            prefix: string;
+                            /** Format: date-time */
+                            revoked_at: string | null;
+                        }[];
+                    };
+                };
             };
             /** @description `{"error":"Authorization header required"}`, or `{"error":"Invalid token"}` for a credential that does not verify, including a JWT whose organization claim names no organization of this service */
             401: {
@@ -602,7 +790,17 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        prefix: string;
+                        token: string;
+                    };
+                };
             };
             /** @description Invalid body, query or id: `{"error": "…", "details"?: [{index, path, message}]}` */
             400: {
@@ -669,7 +867,22 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        deploy_token: {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: date-time */
+                            last_used_at: string | null;
+                            name: string;
+                            prefix: string;
+                            /** Format: date-time */
+                            revoked_at: string | null;
+                        };
+                    };
+                };
             };
             /** @description Invalid body, query or id: `{"error": "…", "details"?: [{index, path, message}]}` */
             400: {
@@ -759,7 +972,27 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        events: {
+                            /** @enum {string} */
+                            action_type: "PROCESS_EXEC" | "FILE_READ" | "FILE_WRITE" | "FILE_DELETE" | "NETWORK_CONNECT";
+                            agent_id: string | null;
+                            arguments: string[];
+                            /** @enum {string} */
+                            decision: "allow" | "warn" | "block";
+                            /** Format: uuid */
+                            id: string;
+                            risk_score: number | null;
+                            /** Format: uuid */
+                            session_id: string | null;
+                            /** Format: date-time */
+                            timestamp: string;
+                            tool_name: string | null;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
             };
             /** @description Invalid body, query or id: `{"error": "…", "details"?: [{index, path, message}]}` */
             400: {
@@ -804,7 +1037,29 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        action_type: "PROCESS_EXEC" | "FILE_READ" | "FILE_WRITE" | "FILE_DELETE" | "NETWORK_CONNECT";
+                        agent_id: string | null;
+                        arguments: string[];
+                        /** @enum {string} */
+                        decision: "allow" | "warn" | "block";
+                        /** Format: uuid */
+                        id: string;
+                        machine_id: string | null;
+                        /** Format: date-time */
+                        received_at: string;
+                        risk_score: number | null;
+                        /** Format: date-time */
+                        scored_at: string | null;
+                        /** Format: uuid */
+                        session_id: string | null;
+                        /** Format: date-time */
+                        timestamp: string;
+                        tool_name: string | null;
+                    };
+                };
             };
             /** @description Invalid body, query or id: `{"error": "…", "details"?: [{index, path, message}]}` */
             400: {
@@ -877,7 +1132,11 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        ingested: number;
+                    };
+                };
             };
             /** @description Invalid body, query or id: `{"error": "…", "details"?: [{index, path, message}]}` */
             400: {
@@ -960,7 +1219,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        by_action_type: {
+                            [key: string]: number;
+                        };
+                        by_decision: {
+                            [key: string]: number;
+                        };
+                        by_risk_level: {
+                            critical: number;
+                            high: number;
+                            low: number;
+                            medium: number;
+                            none: number;
+                            unscored: number;
+                        };
+                        hourly: {
+                            count: number;
+                            /** Format: date-time */
+                            hour: string;
+                        }[];
+                        projection_lag: {
+                            events: {
+                                records_behind: number | null;
+                            };
+                        };
+                        top_tools: {
+                            count: number;
+                            tool_name: string;
+                        }[];
+                        total: number;
+                        window: {
+                            /** Format: date-time */
+                            since: string;
+                            /** Format: date-time */
+                            until: string;
+                        };
+                    };
+                };
             };
             /** @description `{"error":"Authorization header required"}`, or `{"error":"Invalid token"}` for a credential that does not verify, including a JWT whose organization claim names no organization of this service */
             401: {
@@ -1055,7 +1352,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        events: number;
+                        ingested: number;
+                        sessions: number;
+                    };
+                };
             };
             /** @description Invalid body, query or id: `{"error": "…", "details"?: [{index, path, message}]}` */
             400: {
@@ -1121,6 +1424,38 @@ export interface operations {
                         error: string;
                     };
                 };
+            };
+        };
+    };
+    MachinesController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{machines}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `{"error":"Authorization header required"}`, or `{"error":"Invalid token"}` for a credential that does not verify, including a JWT whose organization claim names no organization of this service */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A JWT of no organization: `{"error":"This identity belongs to no organization: create one with POST /v1/tenant, or use a token with the organization claim"}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -1302,7 +1637,29 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        next_cursor: string | null;
+                        sessions: {
+                            /** Format: date-time */
+                            ended_at: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: date-time */
+                            last_seen_at: string;
+                            model: string | null;
+                            /** Format: uuid */
+                            parent_id: string | null;
+                            platform: string | null;
+                            session_name: string | null;
+                            signing_id: string | null;
+                            /** Format: date-time */
+                            started_at: string;
+                            /** @enum {string} */
+                            state: "active" | "idle" | "ended";
+                        }[];
+                    };
+                };
             };
             /** @description Invalid body, query or id: `{"error": "…", "details"?: [{index, path, message}]}` */
             400: {
@@ -1347,7 +1704,49 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        children: {
+                            /** Format: date-time */
+                            ended_at: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: date-time */
+                            last_seen_at: string;
+                            model: string | null;
+                            /** Format: uuid */
+                            parent_id: string | null;
+                            platform: string | null;
+                            session_name: string | null;
+                            signing_id: string | null;
+                            /** Format: date-time */
+                            started_at: string;
+                            /** @enum {string} */
+                            state: "active" | "idle" | "ended";
+                        }[];
+                        /** Format: date-time */
+                        ended_at: string | null;
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: date-time */
+                        last_seen_at: string;
+                        model: string | null;
+                        /** Format: uuid */
+                        parent_id: string | null;
+                        platform: string | null;
+                        risk_summary: {
+                            avg_risk: number;
+                            max_risk: number;
+                            total_events: number;
+                        };
+                        session_name: string | null;
+                        signing_id: string | null;
+                        /** Format: date-time */
+                        started_at: string;
+                        /** @enum {string} */
+                        state: "active" | "idle" | "ended";
+                    };
+                };
             };
             /** @description Invalid body, query or id: `{"error": "…", "details"?: [{index, path, message}]}` */
             400: {
@@ -1403,7 +1802,28 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        children: {
+                            /** Format: date-time */
+                            ended_at: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: date-time */
+                            last_seen_at: string;
+                            model: string | null;
+                            /** Format: uuid */
+                            parent_id: string | null;
+                            platform: string | null;
+                            session_name: string | null;
+                            signing_id: string | null;
+                            /** Format: date-time */
+                            started_at: string;
+                            /** @enum {string} */
+                            state: "active" | "idle" | "ended";
+                        }[];
+                    };
+                };
             };
             /** @description Invalid body, query or id: `{"error": "…", "details"?: [{index, path, message}]}` */
             400: {
@@ -1464,7 +1884,27 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        events: {
+                            /** @enum {string} */
+                            action_type: "PROCESS_EXEC" | "FILE_READ" | "FILE_WRITE" | "FILE_DELETE" | "NETWORK_CONNECT";
+                            agent_id: string | null;
+                            arguments: string[];
+                            /** @enum {string} */
+                            decision: "allow" | "warn" | "block";
+                            /** Format: uuid */
+                            id: string;
+                            risk_score: number | null;
+                            /** Format: uuid */
+                            session_id: string | null;
+                            /** Format: date-time */
+                            timestamp: string;
+                            tool_name: string | null;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
             };
             /** @description Invalid body, query or id: `{"error": "…", "details"?: [{index, path, message}]}` */
             400: {
@@ -1557,7 +1997,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        ingested: number;
+                        /** @enum {boolean} */
+                        ok: true;
+                    };
+                };
             };
             /** @description Invalid body, query or id: `{"error": "…", "details"?: [{index, path, message}]}` */
             400: {
@@ -1626,6 +2072,42 @@ export interface operations {
             };
         };
     };
+    OrganizationsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{id, name, created_at}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `{"error":"Authorization header required"}`, or `{"error":"Invalid token"}` for a credential that does not verify, including a JWT whose organization claim names no organization of this service */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown id, or an id of another organization: `{"error": "… not found"}` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
     OrganizationsController_create: {
         parameters: {
             query?: never;
@@ -1646,7 +2128,15 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                    };
+                };
             };
             /** @description Invalid body, query or id: `{"error": "…", "details"?: [{index, path, message}]}` */
             400: {

@@ -39,7 +39,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List tenants, newest request first
+         * @description One entry per slug, the tenant `GET /v1/tenants/{slug}` shows. `state`, `presentation` and `updated_at` are those of its live offboard flow while a deprovision is open (`flow_kind: "offboard"`), otherwise of its provisioning flow.
+         */
+        get: operations["TenantListController_list"];
         put?: never;
         post: operations["TenantsController_request"];
         delete?: never;
@@ -231,6 +235,44 @@ export interface operations {
             };
         };
     };
+    TenantListController_list: {
+        parameters: {
+            query?: {
+                /** @description `next_cursor` of the previous page, unchanged */
+                cursor?: string;
+                limit?: number;
+                /** @description only tenants showing this state */
+                state?: "requested" | "pending-approval" | "provisioning" | "provisioned" | "db-ready" | "routed" | "awaiting-first-checkin" | "active" | "failed" | "paused" | "rejected" | "cancelled" | "deprovisioned" | "deprovisioning";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{tenants:[{slug, name, flow_kind, state, presentation, region, plan_tier, requested_by, requested_at, updated_at}], next_cursor}`; `next_cursor` is null on the last page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `{"error":"bad_request","detail":"state: one of …"}`, `"limit: an integer from 1 to 1000"`, `"cursor: not a next_cursor this API issued"` or `"<name>: unknown parameter"`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, invalid or wrong-client token: always `{"error":"forbidden","detail":"a valid operator token is required"}`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     TenantsController_request: {
         parameters: {
             query?: never;
@@ -267,7 +309,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        poll_url: string;
+                        slug: string;
+                        state: ("requested" | "pending-approval" | "provisioning" | "provisioned" | "db-ready" | "routed" | "awaiting-first-checkin" | "active" | "failed" | "paused" | "rejected" | "cancelled" | "deprovisioned") | ("pending-approval" | "deprovisioning" | "deprovisioned" | "failed" | "paused" | "rejected" | "cancelled");
+                        stream_url: string;
+                    };
+                };
             };
             /** @description `{"error":"bad_request","detail":"colour: unknown field"}`: unknown key (each named), or `"body: …"` for malformed JSON, two documents or a non-object. `detail` always starts with the field at fault. */
             400: {
@@ -337,7 +386,89 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        activated_at: string | null;
+                        /** Format: date-time */
+                        approved_at: string | null;
+                        approver: string | null;
+                        attempts: number;
+                        cell: string | null;
+                        database_name: string | null;
+                        deprovision: {
+                            /** Format: date-time */
+                            approved_at: string | null;
+                            approver: string | null;
+                            attempts: number;
+                            end_reason: string | null;
+                            /** Format: date-time */
+                            ended_at: string | null;
+                            /** @enum {string|null} */
+                            failed_step: "request-approval" | "place" | "create-database" | "route" | "await-checkin" | "compensate" | "revoke-tokens" | "remove-route" | "erase-identity" | "drop-database" | null;
+                            /** Format: uuid */
+                            flow_id: string;
+                            /** @enum {string} */
+                            flow_kind: "onboard" | "offboard";
+                            justification: string;
+                            last_error: string | null;
+                            /** Format: date-time */
+                            next_retry_at: string | null;
+                            /** @enum {string} */
+                            presentation: "in-progress" | "awaiting-approval" | "backing-off" | "needs-resume" | "waiting-for-daemon" | "live" | "compensating" | "done";
+                            /** Format: date-time */
+                            requested_at: string;
+                            requester: string;
+                            state: ("requested" | "pending-approval" | "provisioning" | "provisioned" | "db-ready" | "routed" | "awaiting-first-checkin" | "active" | "failed" | "paused" | "rejected" | "cancelled" | "deprovisioned") | ("pending-approval" | "deprovisioning" | "deprovisioned" | "failed" | "paused" | "rejected" | "cancelled");
+                            /** Format: date-time */
+                            updated_at: string;
+                        } | null;
+                        dev_endpoints: number | null;
+                        end_reason: string | null;
+                        /** Format: date-time */
+                        ended_at: string | null;
+                        /** @enum {string|null} */
+                        failed_step: "request-approval" | "place" | "create-database" | "route" | "await-checkin" | "compensate" | "revoke-tokens" | "remove-route" | "erase-identity" | "drop-database" | null;
+                        /** Format: uuid */
+                        flow_id: string;
+                        /** @enum {string} */
+                        flow_kind: "onboard" | "offboard";
+                        /** @enum {string|null} */
+                        isolation: "shared" | null;
+                        last_error: string | null;
+                        name: string | null;
+                        /** Format: date-time */
+                        next_retry_at: string | null;
+                        notes: string | null;
+                        /** Format: uuid */
+                        organization_id: string;
+                        owner_email: string | null;
+                        placement: {
+                            cell: string | null;
+                            database_name: string | null;
+                            region: string;
+                            schema_version: string | null;
+                        };
+                        /** @enum {string|null} */
+                        plan_tier: "core" | "team" | "enterprise" | null;
+                        poll_url: string;
+                        /** @enum {string} */
+                        presentation: "in-progress" | "awaiting-approval" | "backing-off" | "needs-resume" | "waiting-for-daemon" | "live" | "compensating" | "done";
+                        region: string | null;
+                        /** Format: date-time */
+                        requested_at: string;
+                        requester: string;
+                        /** @enum {string|null} */
+                        security_profile_target: "monitor" | "enforce" | null;
+                        server_endpoints: number | null;
+                        slug: string;
+                        state: ("requested" | "pending-approval" | "provisioning" | "provisioned" | "db-ready" | "routed" | "awaiting-first-checkin" | "active" | "failed" | "paused" | "rejected" | "cancelled" | "deprovisioned") | ("pending-approval" | "deprovisioning" | "deprovisioned" | "failed" | "paused" | "rejected" | "cancelled");
+                        stream_url: string;
+                        tokens_minted: number;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
             };
             /** @description A malformed or overlong path parameter */
             400: {
@@ -382,7 +513,20 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        flow_id: string;
+                        /** @enum {string} */
+                        flow_kind: "onboard" | "offboard";
+                        poll_url: string;
+                        /** @enum {string} */
+                        presentation: "in-progress" | "awaiting-approval" | "backing-off" | "needs-resume" | "waiting-for-daemon" | "live" | "compensating" | "done";
+                        slug: string;
+                        state: ("requested" | "pending-approval" | "provisioning" | "provisioned" | "db-ready" | "routed" | "awaiting-first-checkin" | "active" | "failed" | "paused" | "rejected" | "cancelled" | "deprovisioned") | ("pending-approval" | "deprovisioning" | "deprovisioned" | "failed" | "paused" | "rejected" | "cancelled");
+                        stream_url: string;
+                    };
+                };
             };
             /** @description Malformed JSON body, or one the route does not accept */
             400: {
@@ -463,7 +607,20 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        flow_id: string;
+                        /** @enum {string} */
+                        flow_kind: "onboard" | "offboard";
+                        poll_url: string;
+                        /** @enum {string} */
+                        presentation: "in-progress" | "awaiting-approval" | "backing-off" | "needs-resume" | "waiting-for-daemon" | "live" | "compensating" | "done";
+                        slug: string;
+                        state: ("requested" | "pending-approval" | "provisioning" | "provisioned" | "db-ready" | "routed" | "awaiting-first-checkin" | "active" | "failed" | "paused" | "rejected" | "cancelled" | "deprovisioned") | ("pending-approval" | "deprovisioning" | "deprovisioned" | "failed" | "paused" | "rejected" | "cancelled");
+                        stream_url: string;
+                    };
+                };
             };
             /** @description Malformed JSON body, or one the route does not accept */
             400: {
@@ -551,7 +708,20 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        flow_id: string;
+                        /** @enum {string} */
+                        flow_kind: "onboard" | "offboard";
+                        poll_url: string;
+                        /** @enum {string} */
+                        presentation: "in-progress" | "awaiting-approval" | "backing-off" | "needs-resume" | "waiting-for-daemon" | "live" | "compensating" | "done";
+                        slug: string;
+                        state: ("requested" | "pending-approval" | "provisioning" | "provisioned" | "db-ready" | "routed" | "awaiting-first-checkin" | "active" | "failed" | "paused" | "rejected" | "cancelled" | "deprovisioned") | ("pending-approval" | "deprovisioning" | "deprovisioned" | "failed" | "paused" | "rejected" | "cancelled");
+                        stream_url: string;
+                    };
+                };
             };
             /** @description Malformed JSON body, or one the route does not accept */
             400: {
@@ -684,7 +854,20 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        flow_id: string;
+                        /** @enum {string} */
+                        flow_kind: "onboard" | "offboard";
+                        poll_url: string;
+                        /** @enum {string} */
+                        presentation: "in-progress" | "awaiting-approval" | "backing-off" | "needs-resume" | "waiting-for-daemon" | "live" | "compensating" | "done";
+                        slug: string;
+                        state: ("requested" | "pending-approval" | "provisioning" | "provisioned" | "db-ready" | "routed" | "awaiting-first-checkin" | "active" | "failed" | "paused" | "rejected" | "cancelled" | "deprovisioned") | ("pending-approval" | "deprovisioning" | "deprovisioned" | "failed" | "paused" | "rejected" | "cancelled");
+                        stream_url: string;
+                    };
+                };
             };
             /** @description Malformed JSON body, or one the route does not accept */
             400: {
@@ -772,7 +955,20 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        flow_id: string;
+                        /** @enum {string} */
+                        flow_kind: "onboard" | "offboard";
+                        poll_url: string;
+                        /** @enum {string} */
+                        presentation: "in-progress" | "awaiting-approval" | "backing-off" | "needs-resume" | "waiting-for-daemon" | "live" | "compensating" | "done";
+                        slug: string;
+                        state: ("requested" | "pending-approval" | "provisioning" | "provisioned" | "db-ready" | "routed" | "awaiting-first-checkin" | "active" | "failed" | "paused" | "rejected" | "cancelled" | "deprovisioned") | ("pending-approval" | "deprovisioning" | "deprovisioned" | "failed" | "paused" | "rejected" | "cancelled");
+                        stream_url: string;
+                    };
+                };
             };
             /** @description Malformed JSON body, or one the route does not accept */
             400: {
@@ -846,7 +1042,19 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: uuid */
+                        organization_id: string;
+                        prefix: string;
+                        slug: string;
+                        token: string;
+                        /** Format: uuid */
+                        token_id: string;
+                    };
+                };
             };
             /** @description Malformed JSON body, or one the route does not accept */
             400: {

@@ -74,6 +74,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/policies/{customer_id}/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dry run of PUT: judge a policy body without saving it
+         * @description 200 `{valid: true}` when PUT would accept the body; otherwise exactly the status and body PUT would answer. Nothing is stored or published. Every field is optional and defaults to [] (custom_rules to {}). Patterns are `domain:scope:verb` with `*` matching any run of characters. custom_rules values are `{condition, score_impact, description}`: condition is a CEL expression over action, domain, scope, verb, action_type, tool, arguments, decision, session_id, flags, compiled at save time; score_impact is an integer from -100 to 100. Invalid → 422 `{error:"Invalid policy", details:[{path, message}]}`. Another customer’s id → 404.
+         */
+        post: operations["PoliciesController_validate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/policies/{customer_id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every saved version of the customer policy, newest first
+         * @description `{versions:[{version, policies, updated_at}]}`: each POST or PUT made one, `policies` holds all seven fields as that version saved them, `updated_at` is when it was saved. No policy yet → `{versions:[]}`. Another customer’s id → 404.
+         */
+        get: operations["PoliciesController_versions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ready": {
         parameters: {
             query?: never;
@@ -174,14 +214,72 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        cache: {
+                            error: string | null;
+                            latency_ms: number;
+                            /** @enum {string} */
+                            status: "ok" | "unavailable" | "not_configured";
+                        };
+                        graph_db: {
+                            error: string | null;
+                            latency_ms: number;
+                            /** @enum {string} */
+                            status: "ok" | "unavailable" | "not_configured";
+                        };
+                        llm_service: {
+                            error: string | null;
+                            latency_ms: number;
+                            /** @enum {string} */
+                            status: "ok" | "unavailable" | "not_configured";
+                        };
+                        relational_db: {
+                            error: string | null;
+                            latency_ms: number;
+                            /** @enum {string} */
+                            status: "ok" | "unavailable" | "not_configured";
+                        };
+                        /** @enum {string} */
+                        status: "ok" | "degraded" | "unhealthy";
+                    };
+                };
             };
             /** @description `unhealthy`: the relational database or the graph store is unavailable. */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        cache: {
+                            error: string | null;
+                            latency_ms: number;
+                            /** @enum {string} */
+                            status: "ok" | "unavailable" | "not_configured";
+                        };
+                        graph_db: {
+                            error: string | null;
+                            latency_ms: number;
+                            /** @enum {string} */
+                            status: "ok" | "unavailable" | "not_configured";
+                        };
+                        llm_service: {
+                            error: string | null;
+                            latency_ms: number;
+                            /** @enum {string} */
+                            status: "ok" | "unavailable" | "not_configured";
+                        };
+                        relational_db: {
+                            error: string | null;
+                            latency_ms: number;
+                            /** @enum {string} */
+                            status: "ok" | "unavailable" | "not_configured";
+                        };
+                        /** @enum {string} */
+                        status: "ok" | "degraded" | "unhealthy";
+                    };
+                };
             };
         };
     };
@@ -204,7 +302,27 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        event_id: string;
+                        frameworks_impacted: ("EU_AI_Act" | "SOC2" | "ISO_27001" | "NIST_AI_RMF")[];
+                        remediation_steps: string[];
+                        /** @enum {string|null} */
+                        risk_level: "none" | "low" | "medium" | "high" | "critical" | null;
+                        score: number | null;
+                        score_justification: string;
+                        summary: string;
+                        violation_details: {
+                            article: string;
+                            consequence: string;
+                            explanation: string;
+                            /** @enum {string} */
+                            framework: "EU AI Act" | "SOC2" | "ISO 27001" | "NIST AI RMF";
+                            violation: string;
+                        }[];
+                    };
+                };
             };
             /** @description Malformed query or id: `{"error": "…"}` */
             400: {
@@ -256,7 +374,30 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        customer_id: string;
+                        policies: {
+                            allowed_action_patterns: string[];
+                            allowed_tools: string[];
+                            blocked_action_patterns: string[];
+                            blocked_actions: string[];
+                            custom_rules: {
+                                [key: string]: {
+                                    condition: string;
+                                    description: string;
+                                    score_impact: number;
+                                };
+                            };
+                            sensitive_classifications: string[];
+                            sensitive_fields: string[];
+                        };
+                        /** Format: date-time */
+                        updated_at: string;
+                        version: number;
+                    };
+                };
             };
             /** @description A malformed or overlong path parameter */
             400: {
@@ -333,7 +474,30 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        customer_id: string;
+                        policies: {
+                            allowed_action_patterns: string[];
+                            allowed_tools: string[];
+                            blocked_action_patterns: string[];
+                            blocked_actions: string[];
+                            custom_rules: {
+                                [key: string]: {
+                                    condition: string;
+                                    description: string;
+                                    score_impact: number;
+                                };
+                            };
+                            sensitive_classifications: string[];
+                            sensitive_fields: string[];
+                        };
+                        /** Format: date-time */
+                        updated_at: string;
+                        version: number;
+                    };
+                };
             };
             /** @description Malformed JSON body, or one the route does not accept */
             400: {
@@ -454,7 +618,30 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        customer_id: string;
+                        policies: {
+                            allowed_action_patterns: string[];
+                            allowed_tools: string[];
+                            blocked_action_patterns: string[];
+                            blocked_actions: string[];
+                            custom_rules: {
+                                [key: string]: {
+                                    condition: string;
+                                    description: string;
+                                    score_impact: number;
+                                };
+                            };
+                            sensitive_classifications: string[];
+                            sensitive_fields: string[];
+                        };
+                        /** Format: date-time */
+                        updated_at: string;
+                        version: number;
+                    };
+                };
             };
             /** @description Malformed JSON body, or one the route does not accept */
             400: {
@@ -542,6 +729,168 @@ export interface operations {
             };
         };
     };
+    PoliciesController_validate: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description API key bound to one customer */
+                "X-API-Key": string;
+            };
+            path: {
+                customer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default [] */
+                    allowed_action_patterns?: string[];
+                    /** @default [] */
+                    allowed_tools?: string[];
+                    /** @default [] */
+                    blocked_action_patterns?: string[];
+                    /** @default [] */
+                    blocked_actions?: string[];
+                    /** @default {} */
+                    custom_rules?: {
+                        [key: string]: {
+                            condition: string;
+                            description: string;
+                            score_impact: number;
+                        };
+                    };
+                    /** @default [] */
+                    sensitive_classifications?: string[];
+                    /** @default [] */
+                    sensitive_fields?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description `{valid: true}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON body, or one the route does not accept */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description `{"error":"X-API-Key header required"}` or `{"error":"Invalid API key"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Another customer’s id, an unknown event, or nothing stored yet: `{"error": "… not found"}` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body over 5 MB (also once gzip-decompressed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description A Content-Type other than `application/json`, or a Content-Encoding other than gzip */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description Invalid policy: `{"error":"Invalid policy", "details":[{path, message}]}` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    PoliciesController_versions: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description API key bound to one customer */
+                "X-API-Key": string;
+            };
+            path: {
+                customer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{versions}` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A malformed or overlong path parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description `{"error":"X-API-Key header required"}` or `{"error":"Invalid API key"}` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Another customer’s id, an unknown event, or nothing stored yet: `{"error": "… not found"}` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
     HealthController_ready: {
         parameters: {
             query?: never;
@@ -591,7 +940,38 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        page: number;
+                        per_page: number;
+                        scores: {
+                            cache_hit: boolean;
+                            confidence: number;
+                            /** Format: uuid */
+                            event_id: string;
+                            final_score: number | null;
+                            /** @enum {string|null} */
+                            gnn_score: null;
+                            graph_score: number | null;
+                            llm_fallback: boolean;
+                            llm_score: number | null;
+                            reasoning: string;
+                            /** @enum {string|null} */
+                            risk_level: "none" | "low" | "medium" | "high" | "critical" | null;
+                            rule_score: number | null;
+                            score_decomposition: {
+                                final: number | null;
+                                gnn_weight: number;
+                                graph_weight: number;
+                                llm_weight: number;
+                            };
+                            /** Format: date-time */
+                            scored_at: string;
+                            violations: string[];
+                        }[];
+                        total: number;
+                    };
+                };
             };
             /** @description Malformed query or id: `{"error": "…"}` */
             400: {
@@ -643,7 +1023,91 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        behavioral_flags: string[];
+                        compliance_refs: string[];
+                        confidence: number;
+                        /** Format: uuid */
+                        event_id: string;
+                        failure_reason: string | null;
+                        /** @enum {string|null} */
+                        gnn_score: null;
+                        graph_score: number | null;
+                        input_fingerprint: string;
+                        llm_fallback: boolean;
+                        llm_score: number | null;
+                        mitigations: string[];
+                        policy_version: number;
+                        reasoning: string;
+                        /** @enum {string|null} */
+                        risk_level: "none" | "low" | "medium" | "high" | "critical" | null;
+                        rule_score: number | null;
+                        score: number | null;
+                        score_components: {
+                            contribution: number;
+                            rule: string;
+                        }[];
+                        score_decomposition: {
+                            final: number | null;
+                            gnn_weight: number;
+                            graph_weight: number;
+                            llm_weight: number;
+                        };
+                        /** Format: date-time */
+                        scored_at: string;
+                        scorer_version: string;
+                        /** @enum {string} */
+                        scoring_source: "graph" | "llm" | "hybrid";
+                        /** @enum {string} */
+                        status: "scored" | "failed";
+                        violations: string[];
+                    } | {
+                        behavioral_flags: string[];
+                        compliance_refs: string[];
+                        /** @enum {string|null} */
+                        confidence: null;
+                        /** Format: uuid */
+                        event_id: string;
+                        /** @enum {string|null} */
+                        failure_reason: null;
+                        /** @enum {string|null} */
+                        gnn_score: null;
+                        /** @enum {string|null} */
+                        graph_score: null;
+                        /** @enum {string|null} */
+                        input_fingerprint: null;
+                        /** @enum {boolean} */
+                        llm_fallback: false;
+                        /** @enum {string|null} */
+                        llm_score: null;
+                        mitigations: string[];
+                        /** @enum {string|null} */
+                        policy_version: null;
+                        reasoning: string;
+                        /** @enum {string|null} */
+                        risk_level: null;
+                        /** @enum {string|null} */
+                        rule_score: null;
+                        /** @enum {string|null} */
+                        score: null;
+                        score_components: {
+                            contribution: number;
+                            rule: string;
+                        }[];
+                        /** @enum {string|null} */
+                        score_decomposition: null;
+                        /** @enum {string|null} */
+                        scored_at: null;
+                        /** @enum {string|null} */
+                        scorer_version: null;
+                        /** @enum {string|null} */
+                        scoring_source: null;
+                        /** @enum {string} */
+                        status: "pending";
+                        violations: string[];
+                    };
+                };
             };
             /** @description Malformed query or id: `{"error": "…"}` */
             400: {

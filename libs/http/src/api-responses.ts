@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiResponse } from '@nestjs/swagger';
+import { ApiResponse, SchemaObject } from '@nestjs/swagger';
+import { z } from 'zod';
 
 const errorBody = { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] };
 
@@ -13,10 +14,35 @@ const ERRORS: Record<number, string> = {
     'removed; with `Retry-After` in seconds): nothing of the request was accepted; retry',
 };
 
-/** The success answer and the error answers a route can give, all with the `{error}` body. */
-export const ApiAnswers = (status: 200 | 201, description: string, errors: (keyof typeof ERRORS)[]) =>
+/**
+ * The OpenAPI 3.0 schema of an answer's body, from the zod schema of what the code returns (its
+ * output side: the console clients generated from the document read bodies, never send them).
+ * Anything zod cannot express in JSON Schema throws here, at boot, rather than documenting `{}`.
+ */
+export function responseSchema(schema: z.ZodType): SchemaObject {
+  const json = z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'output' });
+  listNullInNullableEnums(json);
+  return json as SchemaObject;
+}
+
+/**
+ * OpenAPI 3.0.3 says `nullable` does not widen an `enum`: a nullable enum allows null only when it
+ * lists it, and zod's rendering does not (a validator would refuse `"risk_level": null`).
+ */
+function listNullInNullableEnums(node: unknown): void {
+  if (node === null || typeof node !== 'object') return;
+  const schema = node as Record<string, unknown>;
+  if (schema.nullable === true && Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum.push(null);
+  for (const child of Object.values(schema)) listNullInNullableEnums(child);
+}
+
+/**
+ * The success answer and the error answers a route can give, all with the `{error}` body; `body`
+ * is the zod schema of the success answer's body, when it is JSON.
+ */
+export const ApiAnswers = (status: 200 | 201, description: string, errors: (keyof typeof ERRORS)[], body?: z.ZodType) =>
   applyDecorators(
-    ApiResponse({ status, description }),
+    ApiResponse({ status, description, ...(body && { schema: responseSchema(body) }) }),
     ...errors.map((code) => ApiResponse({ status: code, description: ERRORS[code], schema: errorBody })),
   );
 

@@ -1,11 +1,10 @@
 import { mintDeployToken } from '@agentwatch/auth';
 import { Queryable } from '@agentwatch/db';
+import { z } from 'zod';
 
-export interface CreatedOrganization {
-  id: string;
-  name: string;
-  created_at: string;
-}
+/** An organization as POST and GET /v1/tenant answer it. */
+export const organizationView = z.object({ id: z.uuid(), name: z.string(), created_at: z.iso.datetime() });
+export type CreatedOrganization = z.infer<typeof organizationView>;
 
 export interface CreatedDeployToken {
   id: string;

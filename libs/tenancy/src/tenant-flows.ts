@@ -2,12 +2,13 @@ import { INGEST_TOKEN_CHANGED_TYPE, IngestTokenChangedV1, TOPICS } from '@agentw
 import { Queryable } from '@agentwatch/db';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { Context, OperatorCommand } from './domain/commands';
+import { z } from 'zod';
+import { Context, OperatorCommand, Step } from './domain/commands';
 import { BadRequest, NoSuchFlow, Unprocessable } from './domain/errors';
-import { decide, FlowState, presentation } from './domain/flow';
+import { decide, FlowState, OFFBOARD_STATES, ONBOARD_STATES, PRESENTATIONS, presentation } from './domain/flow';
 import { OffboardState } from './domain/offboard';
 import { OnboardState } from './domain/onboard';
-import { parseTextBody } from './domain/tenant-request';
+import { parseTextBody, tenantRequestSchema } from './domain/tenant-request';
 import { appendToFlow, enqueue, FlowRow, flowsOfSlug, loadFlow, lockTenant } from './journal/journal';
 import { TenancySettings } from './tenancy.settings';
 
@@ -32,15 +33,35 @@ export async function lockedFlows(tx: Queryable, slug: string) {
   return flowsOfSlug(tx, slug);
 }
 
-export interface FlowSummary {
-  slug: string;
-  flow_id: string;
-  flow_kind: FlowState['kind'];
-  state: FlowState['status'];
-  presentation: ReturnType<typeof presentation>;
-  poll_url: string;
-  stream_url: string;
-}
+const instant = z.iso.datetime();
+const flowKind = z.enum(['onboard', 'offboard']);
+/** Any state of either kind of flow. */
+const flowStatus = z.union([z.enum(ONBOARD_STATES), z.enum(OFFBOARD_STATES)]);
+// Listed again for the document; `satisfies` and the views' return types fail the build if it and Step part.
+const STEPS = [
+  'request-approval',
+  'place',
+  'create-database',
+  'route',
+  'await-checkin',
+  'compensate',
+  'revoke-tokens',
+  'remove-route',
+  'erase-identity',
+  'drop-database',
+] as const satisfies readonly Step[];
+
+/** What approve, reject, cancel, resume and deprovision answer: the flow the command acted on. */
+export const flowSummaryView = z.object({
+  slug: z.string(),
+  flow_id: z.uuid(),
+  flow_kind: flowKind,
+  state: flowStatus,
+  presentation: z.enum(PRESENTATIONS),
+  poll_url: z.string(),
+  stream_url: z.string(),
+});
+export type FlowSummary = z.infer<typeof flowSummaryView>;
 
 /** What an operator command answers: the flow it acted on. */
 export function flowSummary(s: FlowState): FlowSummary {
@@ -103,7 +124,58 @@ export async function enqueueToken(
   );
 }
 
-function flowDetail(s: FlowState) {
+const flowDetailView = flowSummaryView.omit({ slug: true, poll_url: true, stream_url: true }).extend({
+  attempts: z.number().int().nonnegative(),
+  next_retry_at: instant.nullable(),
+  last_error: z.string().nullable(),
+  failed_step: z.enum(STEPS).nullable(),
+  requester: z.string(),
+  approver: z.string().nullable(),
+  requested_at: instant,
+  approved_at: instant.nullable(),
+  updated_at: instant,
+  ended_at: instant.nullable(),
+  end_reason: z.string().nullable(),
+});
+
+const request = tenantRequestSchema.shape;
+const count = z.number().int().nonnegative();
+
+/**
+ * GET /v1/tenants/{slug}: the request, the provisioning flow and where it placed the tenant; the
+ * request's fields are null in a flow recorded without them.
+ */
+export const tenantDetailView = z.object({
+  slug: z.string(),
+  organization_id: z.uuid(),
+  name: z.string().nullable(),
+  owner_email: z.string().nullable(),
+  region: z.string().nullable(),
+  plan_tier: request.plan_tier.nullable(),
+  isolation: request.isolation.nullable(),
+  security_profile_target: request.security_profile_target.unwrap().nullable(),
+  dev_endpoints: count.nullable(),
+  server_endpoints: count.nullable(),
+  notes: z.string().nullable(),
+  ...flowDetailView.shape,
+  database_name: z.string().nullable(),
+  cell: z.string().nullable(),
+  placement: z.object({
+    cell: z.string().nullable(),
+    region: z.string(),
+    database_name: z.string().nullable(),
+    schema_version: z.string().nullable(),
+  }),
+  activated_at: instant.nullable(),
+  tokens_minted: count,
+  /** The latest offboard flow, live or ended; null when none was requested. */
+  deprovision: flowDetailView.extend({ justification: z.string() }).nullable(),
+  poll_url: z.string(),
+  stream_url: z.string(),
+});
+export type TenantDetail = z.infer<typeof tenantDetailView>;
+
+function flowDetail(s: FlowState): z.infer<typeof flowDetailView> {
   return {
     flow_id: s.flowId,
     flow_kind: s.kind,
@@ -123,7 +195,7 @@ function flowDetail(s: FlowState) {
   };
 }
 
-export function tenantDetail(onboard: FlowRow<OnboardState>, offboard: FlowRow<OffboardState> | null) {
+export function tenantDetail(onboard: FlowRow<OnboardState>, offboard: FlowRow<OffboardState> | null): TenantDetail {
   const s = onboard.detail;
   const request = s.request;
   return {

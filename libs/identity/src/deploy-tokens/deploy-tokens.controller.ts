@@ -4,6 +4,7 @@ import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateDeployToken, createDeployTokenBody } from './create-deploy-token';
+import { createdDeployTokenView, deployTokenList, revokedDeployToken } from './deploy-token-view';
 import { ListDeployTokens } from './list-deploy-tokens';
 import { RevokeDeployToken } from './revoke-deploy-token';
 
@@ -23,7 +24,7 @@ export class DeployTokensController {
     description:
       'Body `{name}` → 201 `{id, name, token, prefix, created_at}`. `token` (svc_deploy_…) is shown this once; only its SHA-256 is stored.',
   })
-  @ApiAnswers(201, '`{id, name, token, prefix, created_at}`', [400])
+  @ApiAnswers(201, '`{id, name, token, prefix, created_at}`', [400], createdDeployTokenView)
   create(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
     return this.commands.execute(new CreateDeployToken(principal.orgId, body));
   }
@@ -35,7 +36,7 @@ export class DeployTokensController {
     description:
       '`{deploy_tokens:[{id, name, prefix, created_at, last_used_at, revoked_at}]}`, oldest first; never the token or its hash.',
   })
-  @ApiAnswers(200, '`{deploy_tokens}`', [])
+  @ApiAnswers(200, '`{deploy_tokens}`', [], deployTokenList)
   list(@CurrentPrincipal() principal: Principal) {
     return this.queries.execute(new ListDeployTokens(principal.orgId));
   }
@@ -47,7 +48,7 @@ export class DeployTokensController {
     description:
       '200 `{deploy_token:{…, revoked_at}}`; idempotent; 404 for an unknown id. The token stops working at once on this replica and within 30 s on others.',
   })
-  @ApiAnswers(200, '`{deploy_token}`', [...READ_ERRORS])
+  @ApiAnswers(200, '`{deploy_token}`', [...READ_ERRORS], revokedDeployToken)
   revoke(@CurrentPrincipal() principal: Principal, @Param('id', UuidParam) id: string) {
     return this.commands.execute(new RevokeDeployToken(principal.orgId, id));
   }

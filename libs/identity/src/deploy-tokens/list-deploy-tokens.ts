@@ -1,9 +1,9 @@
 import { OrgScope } from '@agentwatch/db';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { DEPLOY_TOKEN_COLUMNS, DeployTokenRow, DeployTokenView, toDeployTokenView } from './deploy-token-view';
+import { DEPLOY_TOKEN_COLUMNS, DeployTokenList, DeployTokenRow, toDeployTokenView } from './deploy-token-view';
 
 /** GET /v1/deploy-tokens: oldest first. */
-export class ListDeployTokens extends Query<{ deploy_tokens: DeployTokenView[] }> {
+export class ListDeployTokens extends Query<DeployTokenList> {
   constructor(readonly orgId: string) {
     super();
   }
@@ -13,7 +13,7 @@ export class ListDeployTokens extends Query<{ deploy_tokens: DeployTokenView[] }
 export class ListDeployTokensHandler implements IQueryHandler<ListDeployTokens> {
   constructor(private readonly db: OrgScope) {}
 
-  async execute({ orgId }: ListDeployTokens): Promise<{ deploy_tokens: DeployTokenView[] }> {
+  async execute({ orgId }: ListDeployTokens): Promise<DeployTokenList> {
     const rows: DeployTokenRow[] = await this.db.run(orgId, (q) =>
       q.query(`SELECT ${DEPLOY_TOKEN_COLUMNS} FROM deploy_tokens WHERE org_id = $1 ORDER BY created_at, id`, [orgId]),
     );

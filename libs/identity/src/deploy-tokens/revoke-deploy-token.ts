@@ -2,10 +2,10 @@ import { ServiceTokenVerifier } from '@agentwatch/auth';
 import { OrgScope, updateReturning } from '@agentwatch/db';
 import { notFound } from '@agentwatch/http';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { DEPLOY_TOKEN_COLUMNS, DeployTokenRow, DeployTokenView, toDeployTokenView } from './deploy-token-view';
+import { DEPLOY_TOKEN_COLUMNS, DeployTokenRow, RevokedDeployToken, toDeployTokenView } from './deploy-token-view';
 
 /** DELETE /v1/deploy-tokens/{id}: idempotent, the first revocation time stays. */
-export class RevokeDeployToken extends Command<{ deploy_token: DeployTokenView }> {
+export class RevokeDeployToken extends Command<RevokedDeployToken> {
   constructor(
     readonly orgId: string,
     readonly id: string,
@@ -21,7 +21,7 @@ export class RevokeDeployTokenHandler implements ICommandHandler<RevokeDeployTok
     private readonly verifier: ServiceTokenVerifier,
   ) {}
 
-  async execute({ orgId, id }: RevokeDeployToken): Promise<{ deploy_token: DeployTokenView }> {
+  async execute({ orgId, id }: RevokeDeployToken): Promise<RevokedDeployToken> {
     const [row] = await this.db.run(orgId, (q) =>
       updateReturning<DeployTokenRow>(
         q,

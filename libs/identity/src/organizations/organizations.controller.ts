@@ -3,6 +3,7 @@ import { ApiAnswers, ApiJsonBody } from '@agentwatch/http';
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { organizationView } from '../organizations';
 import { CreateOrganization, createOrganizationBody } from './create-organization';
 import { GetOrganization } from './get-organization';
 
@@ -24,7 +25,7 @@ export class OrganizationsController {
       'Body `{name}` (1–200 characters) → 200 `{id, name, created_at}`. The caller (JWT `sub`) becomes a member: ' +
       'a token without the organization claim then acts for its most recently joined organization.',
   })
-  @ApiAnswers(200, '`{id, name, created_at}`', [400])
+  @ApiAnswers(200, '`{id, name, created_at}`', [400], organizationView)
   create(@CurrentIdentity() identity: Identity, @Body() body: unknown) {
     return this.commands.execute(new CreateOrganization(identity, body));
   }

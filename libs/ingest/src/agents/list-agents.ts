@@ -6,19 +6,7 @@ import { z } from 'zod';
 import { Cursor, toPage } from '../shared/pagination';
 import { readQuery } from '../shared/query-params';
 import { ListStreamer } from '../shared/streamed-list';
-
-export interface AgentView {
-  id: string;
-  platform: string | null;
-  signing_id: string | null;
-  first_seen: string;
-  last_seen: string;
-}
-
-interface AgentRow extends Omit<AgentView, 'first_seen' | 'last_seen'> {
-  first_seen: Date;
-  last_seen: Date;
-}
+import { AgentPage, AgentRow, toAgentView } from './agent-view';
 
 const agentsAfter = (orgId: string) => (q: Queryable, after: Cursor | null, limit: number) =>
   q.query(
@@ -31,19 +19,11 @@ const agentsAfter = (orgId: string) => (q: Queryable, after: Cursor | null, limi
 
 const cursorOf = (row: AgentRow): Cursor => ({ at: row.last_seen, id: row.id });
 
-const toAgentView = (r: AgentRow): AgentView => ({
-  id: r.id,
-  platform: r.platform,
-  signing_id: r.signing_id,
-  first_seen: r.first_seen.toISOString(),
-  last_seen: r.last_seen.toISOString(),
-});
-
 /**
  * GET /v1/agents: agents seen in the caller's events, most recently seen first. With `limit` or
  * `cursor` one keyset page; without them every agent, streamed (the spec answers the full list).
  */
-export class ListAgents extends Query<{ agents: AgentView[]; next_cursor: string | null } | StreamableFile> {
+export class ListAgents extends Query<AgentPage | StreamableFile> {
   constructor(
     readonly orgId: string,
     readonly query: Record<string, unknown>,

@@ -3,17 +3,20 @@ import { EventIngestItem, SessionIngestRecord, ValidationIssue } from '@agentwat
 import { invalidBody } from '@agentwatch/http';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { v7 as uuidv7 } from 'uuid';
+import { z } from 'zod';
 import { recordEvents } from '../events/domain/record-events';
 import { assertBatchSize } from '../events/ingest-events';
 import { IngestWriter } from '../ingest-writer';
 import { recordSession } from '../sessions/domain/record-sessions';
 import { readDaemonItem } from './domain/daemon-items';
 
-export interface DaemonIngestResult {
-  ingested: number;
-  events: number;
-  sessions: number;
-}
+/** The answer once Kafka acknowledged: every item, and how many were events and session records. */
+export const daemonItemsIngested = z.object({
+  ingested: z.number().int().nonnegative(),
+  events: z.number().int().nonnegative(),
+  sessions: z.number().int().nonnegative(),
+});
+type DaemonIngestResult = z.infer<typeof daemonItemsIngested>;
 
 /** POST /v1/ingest: a daemon's mixed batch of events and session lifecycle records, all or nothing. */
 export class IngestDaemonItems extends Command<DaemonIngestResult> {

@@ -1,21 +1,31 @@
 import { TenantData } from '@agentwatch/cells';
+import { ACTION_TYPES, DECISIONS, recordedDateTime } from '@agentwatch/contracts';
 import { ProjectionLag } from '@agentwatch/kafka';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { RiskLevelCounts, riskLevelCounts } from './domain/risk-levels';
+import { z } from 'zod';
+import { riskLevelCounts } from './domain/risk-levels';
 import { statsWindow } from './domain/stats-window';
 
 const TOP_TOOLS = 10;
 
-export interface EventStats {
-  window: { since: string; until: string };
-  total: number;
-  by_action_type: Record<string, number>;
-  by_decision: Record<string, number>;
-  by_risk_level: RiskLevelCounts;
-  top_tools: { tool_name: string; count: number }[];
-  hourly: { hour: string; count: number }[];
-  projection_lag: { events: { records_behind: number | null } };
-}
+const count = z.number().int().nonnegative();
+
+/**
+ * The answer of GET /v1/events/stats. Action types and decisions no event of the window had are
+ * absent; every risk level is present, zero when none. `hour` is a whole UTC hour ("…T08:00:00Z").
+ */
+export const eventStats = z.object({
+  window: z.object({ since: recordedDateTime, until: recordedDateTime }),
+  total: count,
+  by_action_type: z.partialRecord(z.enum(ACTION_TYPES), count),
+  by_decision: z.partialRecord(z.enum(DECISIONS), count),
+  by_risk_level: z.object({ none: count, low: count, medium: count, high: count, critical: count, unscored: count }),
+  top_tools: z.array(z.object({ tool_name: z.string(), count })),
+  hourly: z.array(z.object({ hour: recordedDateTime, count })),
+  // Null when Kafka cannot be asked.
+  projection_lag: z.object({ events: z.object({ records_behind: count.nullable() }) }),
+});
+export type EventStats = z.infer<typeof eventStats>;
 
 /**
  * GET /v1/events/stats: the caller's last 24 hours, read from the hourly counters that the events

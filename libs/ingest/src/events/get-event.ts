@@ -1,13 +1,7 @@
 import { TenantData } from '@agentwatch/cells';
 import { notFound } from '@agentwatch/http';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { EVENT_COLUMNS, EventView, toEventView } from './event-view';
-
-export interface EventDetail extends EventView {
-  received_at: string;
-  scored_at: string | null;
-  machine_id: string | null;
-}
+import { EVENT_COLUMNS, EventDetail, toEventView } from './event-view';
 
 /** GET /v1/events/{id}: one event of the caller's organization. */
 export class GetEvent extends Query<EventDetail> {

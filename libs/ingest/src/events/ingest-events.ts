@@ -3,6 +3,7 @@ import { eventIngestBody, MAX_BATCH_ITEMS, validateBody } from '@agentwatch/cont
 import { invalidBody, tooLarge } from '@agentwatch/http';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { v7 as uuidv7 } from 'uuid';
+import { z } from 'zod';
 import { IngestWriter } from '../ingest-writer';
 import { recordEvents } from './domain/record-events';
 
@@ -13,8 +14,12 @@ export function assertBatchSize(body: unknown): void {
   }
 }
 
+/** The answer once Kafka acknowledged every record: how many items the batch held. */
+export const eventsIngested = z.object({ ingested: z.number().int().nonnegative() });
+type EventsIngested = z.infer<typeof eventsIngested>;
+
 /** POST /v1/events/ingest: the body as sent, validated here as a whole batch. */
-export class IngestEvents extends Command<{ ingested: number }> {
+export class IngestEvents extends Command<EventsIngested> {
   constructor(
     readonly principal: Principal,
     readonly body: unknown,
@@ -27,7 +32,7 @@ export class IngestEvents extends Command<{ ingested: number }> {
 export class IngestEventsHandler implements ICommandHandler<IngestEvents> {
   constructor(private readonly writer: IngestWriter) {}
 
-  async execute({ principal, body }: IngestEvents): Promise<{ ingested: number }> {
+  async execute({ principal, body }: IngestEvents): Promise<EventsIngested> {
     assertBatchSize(body);
     const validated = validateBody(eventIngestBody, body, 'events');
     if (!validated.ok) throw invalidBody(validated.issues);

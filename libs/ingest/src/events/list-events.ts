@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { toPage } from '../shared/pagination';
 import { readQuery, riskParam } from '../shared/query-params';
 import { SqlFilter } from '../shared/sql-filter';
-import { EVENT_COLUMNS, EventRow, EventView, toEventView } from './event-view';
+import { EVENT_COLUMNS, EventPage, EventRow, toEventView } from './event-view';
 
 export const eventFilters = z.object({
   // The ingest domain: a value no event can hold (a NUL, say) is a 400, not a query Postgres refuses.
@@ -22,7 +22,7 @@ export const eventFilters = z.object({
 });
 
 /** GET /v1/events: the events read model, newest first, filtered and paged by the raw query string. */
-export class ListEvents extends Query<{ events: EventView[]; next_cursor: string | null }> {
+export class ListEvents extends Query<EventPage> {
   constructor(
     readonly orgId: string,
     readonly query: Record<string, unknown>,

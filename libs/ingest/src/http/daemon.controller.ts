@@ -5,8 +5,9 @@ import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
+import { agentPage } from '../agents/agent-view';
 import { ListAgents } from '../agents/list-agents';
-import { IngestDaemonItems } from '../daemon/ingest-daemon-items';
+import { daemonItemsIngested, IngestDaemonItems } from '../daemon/ingest-daemon-items';
 import { CURSOR_DOC } from '../shared/pagination';
 import { RateLimited } from './ingest-rate-limit';
 
@@ -35,7 +36,7 @@ export class DaemonController {
       'tool_name/tool, arguments/args, path, session_id, timestamp; no timestamp → the time received), wrapper lifecycle items ' +
       '(`event_type`) or flat session records (`state`). All or nothing, like /v1/events/ingest → `{ingested, events, sessions}`.',
   })
-  @ApiAnswers(200, '`{ingested, events, sessions}`', [...INGEST_ERRORS])
+  @ApiAnswers(200, '`{ingested, events, sessions}`', [...INGEST_ERRORS], daemonItemsIngested)
   ingest(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
     return this.commands.execute(new IngestDaemonItems(principal, body));
   }
@@ -50,7 +51,7 @@ export class DaemonController {
       `one keyset page. ${CURSOR_DOC}`,
   })
   @ApiJsonQuery(pagingQuery)
-  @ApiAnswers(200, '`{agents, next_cursor}`', [400])
+  @ApiAnswers(200, '`{agents, next_cursor}`', [400], agentPage)
   agents(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>) {
     return this.queries.execute(new ListAgents(principal.orgId, query));
   }

@@ -12,9 +12,10 @@ import {
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { eventDetail, eventPage } from '../events/event-view';
 import { GetEvent } from '../events/get-event';
-import { GetEventStats } from '../events/get-event-stats';
-import { IngestEvents } from '../events/ingest-events';
+import { eventStats, GetEventStats } from '../events/get-event-stats';
+import { eventsIngested, IngestEvents } from '../events/ingest-events';
 import { eventFilters, ListEvents } from '../events/list-events';
 import { CURSOR_DOC } from '../shared/pagination';
 import { RateLimited } from './ingest-rate-limit';
@@ -41,7 +42,7 @@ export class EventsController {
       'database is not routable now (503 with `Retry-After: 30`). ' +
       'An item with `event_id` gets the id UUIDv5(org, event_id), so a retried batch is stored once.',
   })
-  @ApiAnswers(200, '`{"ingested": N}`', [...INGEST_ERRORS])
+  @ApiAnswers(200, '`{"ingested": N}`', [...INGEST_ERRORS], eventsIngested)
   ingest(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
     return this.commands.execute(new IngestEvents(principal, body));
   }
@@ -58,7 +59,7 @@ export class EventsController {
       CURSOR_DOC,
   })
   @ApiJsonQuery(eventFilters.extend(pagingQuery.shape))
-  @ApiAnswers(200, '`{events, next_cursor}`', [400])
+  @ApiAnswers(200, '`{events, next_cursor}`', [400], eventPage)
   list(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>) {
     return this.queries.execute(new ListEvents(principal.orgId, query));
   }
@@ -72,7 +73,7 @@ export class EventsController {
       'top_tools:[{tool_name, count}] (10), hourly:[{hour, count}], projection_lag:{events:{records_behind}}}` over events whose ' +
       'timestamp lies in the last 24 hours.',
   })
-  @ApiAnswers(200, '24-hour statistics', [])
+  @ApiAnswers(200, '24-hour statistics', [], eventStats)
   stats(@CurrentPrincipal() principal: Principal) {
     return this.queries.execute(new GetEventStats(principal.orgId));
   }
@@ -84,7 +85,7 @@ export class EventsController {
     description:
       'The event with `received_at`, `scored_at` and `machine_id`; 404 `{error:"Event not found"}` for an unknown id or another organization\'s; 400 for a malformed UUID.',
   })
-  @ApiAnswers(200, 'The event', [...READ_ERRORS])
+  @ApiAnswers(200, 'The event', [...READ_ERRORS], eventDetail)
   get(@CurrentPrincipal() principal: Principal, @Param('id', UuidParam) id: string) {
     return this.queries.execute(new GetEvent(principal.orgId, id));
   }

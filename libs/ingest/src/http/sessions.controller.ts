@@ -13,11 +13,13 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
+import { eventPage } from '../events/event-view';
 import { GetSession } from '../sessions/get-session';
-import { IngestSessions } from '../sessions/ingest-sessions';
+import { IngestSessions, sessionsIngested } from '../sessions/ingest-sessions';
 import { ListSessionChildren } from '../sessions/list-session-children';
 import { ListSessionEvents } from '../sessions/list-session-events';
 import { ListSessions, sessionFilters } from '../sessions/list-sessions';
+import { sessionChildren, sessionDetail, sessionPage } from '../sessions/session-view';
 import { CURSOR_DOC } from '../shared/pagination';
 import { RateLimited } from './ingest-rate-limit';
 
@@ -45,7 +47,7 @@ export class SessionsController {
       '`{ok: true, ingested: N}`. State rules: active ↔ idle, either → ended; ended is final; records apply in timestamp order, ' +
       'so a late, older record never regresses the state.',
   })
-  @ApiAnswers(200, '`{"ok": true, "ingested": N}`', [...INGEST_ERRORS])
+  @ApiAnswers(200, '`{"ok": true, "ingested": N}`', [...INGEST_ERRORS], sessionsIngested)
   ingest(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
     return this.commands.execute(new IngestSessions(principal, body));
   }
@@ -59,7 +61,7 @@ export class SessionsController {
       `(inclusive bounds on started_at); limit (default 100, max 1000) and cursor. ${CURSOR_DOC}`,
   })
   @ApiJsonQuery(sessionFilters.extend(pagingQuery.shape))
-  @ApiAnswers(200, '`{sessions, next_cursor}`', [400])
+  @ApiAnswers(200, '`{sessions, next_cursor}`', [400], sessionPage)
   list(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>) {
     return this.queries.execute(new ListSessions(principal.orgId, query));
   }
@@ -70,7 +72,7 @@ export class SessionsController {
     summary: 'One session with its children and risk summary',
     description: '`risk_summary`: total_events, max_risk and avg_risk over the scored events (0 while none is scored).',
   })
-  @ApiAnswers(200, 'The session with children and risk_summary', [...READ_ERRORS])
+  @ApiAnswers(200, 'The session with children and risk_summary', [...READ_ERRORS], sessionDetail)
   get(@CurrentPrincipal() principal: Principal, @Param('id', UuidParam) id: string) {
     return this.queries.execute(new GetSession(principal.orgId, id));
   }
@@ -81,7 +83,7 @@ export class SessionsController {
     summary: 'Child sessions',
     description: '`{children:[…]}` oldest first; 404 when the parent is unknown.',
   })
-  @ApiAnswers(200, '`{children}`', [...READ_ERRORS])
+  @ApiAnswers(200, '`{children}`', [...READ_ERRORS], sessionChildren)
   children(@CurrentPrincipal() principal: Principal, @Param('id', UuidParam) id: string) {
     return this.queries.execute(new ListSessionChildren(principal.orgId, id));
   }
@@ -97,7 +99,7 @@ export class SessionsController {
       'A session of another organization, or one with neither a lifecycle record nor events → 404.',
   })
   @ApiJsonQuery(pagingQuery)
-  @ApiAnswers(200, '`{events, next_cursor}`', [...READ_ERRORS])
+  @ApiAnswers(200, '`{events, next_cursor}`', [...READ_ERRORS], eventPage)
   events(
     @CurrentPrincipal() principal: Principal,
     @Param('id', UuidParam) id: string,

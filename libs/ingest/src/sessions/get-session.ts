@@ -1,16 +1,10 @@
 import { TenantData } from '@agentwatch/cells';
 import { notFound } from '@agentwatch/http';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { SESSION_COLUMNS, SessionRow, SessionView, toSessionView } from './session-view';
-
-export interface RiskSummary {
-  total_events: number;
-  max_risk: number;
-  avg_risk: number;
-}
+import { SESSION_COLUMNS, SessionDetail, SessionRow, toSessionView } from './session-view';
 
 /** GET /v1/sessions/{id}: one session with its children and the risk summary of its events. */
-export class GetSession extends Query<SessionView & { children: SessionView[]; risk_summary: RiskSummary }> {
+export class GetSession extends Query<SessionDetail> {
   constructor(
     readonly orgId: string,
     readonly id: string,
@@ -23,7 +17,7 @@ export class GetSession extends Query<SessionView & { children: SessionView[]; r
 export class GetSessionHandler implements IQueryHandler<GetSession> {
   constructor(private readonly db: TenantData) {}
 
-  execute({ orgId, id }: GetSession) {
+  execute({ orgId, id }: GetSession): Promise<SessionDetail> {
     return this.db.run(orgId, async (q) => {
       const [row]: SessionRow[] = await q.query(
         `SELECT ${SESSION_COLUMNS} FROM sessions WHERE org_id = $1 AND id = $2`,

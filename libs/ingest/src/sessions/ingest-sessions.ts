@@ -3,15 +3,20 @@ import { SessionIngestRecord, sessionIngestRecord, sessionLifecycleBody, validat
 import { invalidBody } from '@agentwatch/http';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { v7 as uuidv7 } from 'uuid';
+import { z } from 'zod';
 import { assertBatchSize } from '../events/ingest-events';
 import { IngestWriter } from '../ingest-writer';
 import { fromLifecycleItem, recordSession } from './domain/record-sessions';
+
+/** The answer once Kafka acknowledged: 1 for a flat record, the item count for the wrapper. */
+export const sessionsIngested = z.object({ ok: z.literal(true), ingested: z.number().int().nonnegative() });
+type SessionsIngested = z.infer<typeof sessionsIngested>;
 
 /**
  * POST /v1/sessions/ingest: the spec's flat record (one lifecycle event per request), or the
  * development wrapper `{events:[{event_type: session_start|session_end, …}]}`.
  */
-export class IngestSessions extends Command<{ ok: true; ingested: number }> {
+export class IngestSessions extends Command<SessionsIngested> {
   constructor(
     readonly principal: Principal,
     readonly body: unknown,
@@ -24,7 +29,7 @@ export class IngestSessions extends Command<{ ok: true; ingested: number }> {
 export class IngestSessionsHandler implements ICommandHandler<IngestSessions> {
   constructor(private readonly writer: IngestWriter) {}
 
-  async execute({ principal, body }: IngestSessions): Promise<{ ok: true; ingested: number }> {
+  async execute({ principal, body }: IngestSessions): Promise<SessionsIngested> {
     const records = this.read(body);
     const receivedAt = new Date();
     const sessions = records.map((record) =>

@@ -3,14 +3,9 @@ import { Queryable } from '@agentwatch/db';
 import { notFound } from '@agentwatch/http';
 import { StreamableFile } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { EVENT_COLUMNS, EventRow, EventView, toEventView } from '../events/event-view';
+import { EVENT_COLUMNS, EventPage, EventRow, toEventView } from '../events/event-view';
 import { Cursor, PageRequest, pageRequest, toPage } from '../shared/pagination';
 import { ListStreamer, StreamedList } from '../shared/streamed-list';
-
-export interface SessionEventsPage {
-  events: EventView[];
-  next_cursor: string | null;
-}
 
 const eventsAfter = (orgId: string, sessionId: string) => (q: Queryable, after: Cursor | null, limit: number) =>
   q.query(
@@ -33,7 +28,7 @@ const cursorOf = (row: EventRow): Cursor => ({ at: row.timestamp, id: row.id });
  * GET /v1/sessions/{id}/events: the session's events in timestamp order. With `limit` or `cursor`
  * one keyset page; without them the whole session, streamed (the spec answers the full list).
  */
-export class ListSessionEvents extends Query<SessionEventsPage | StreamableFile> {
+export class ListSessionEvents extends Query<EventPage | StreamableFile> {
   constructor(
     readonly orgId: string,
     readonly sessionId: string,
@@ -55,7 +50,7 @@ export class ListSessionEventsHandler implements IQueryHandler<ListSessionEvents
     return this.page(orgId, sessionId, pageRequest(query));
   }
 
-  private page(orgId: string, sessionId: string, page: PageRequest): Promise<SessionEventsPage> {
+  private page(orgId: string, sessionId: string, page: PageRequest): Promise<EventPage> {
     return this.db.run(orgId, async (q) => {
       const rows = await eventsAfter(orgId, sessionId)(q, page.after, page.limit + 1);
       if (rows.length === 0 && page.after === null) await assertSessionKnown(q, orgId, sessionId);

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { toPage } from '../shared/pagination';
 import { booleanParam, readQuery } from '../shared/query-params';
 import { SqlFilter } from '../shared/sql-filter';
-import { SESSION_COLUMNS, SessionRow, SessionView, toSessionView } from './session-view';
+import { SESSION_COLUMNS, SessionPage, SessionRow, toSessionView } from './session-view';
 
 export const sessionFilters = z.object({
   state: z.enum(SESSION_STATES).optional(),
@@ -17,7 +17,7 @@ export const sessionFilters = z.object({
 });
 
 /** GET /v1/sessions: the sessions read model, newest first, filtered and paged by the raw query string. */
-export class ListSessions extends Query<{ sessions: SessionView[]; next_cursor: string | null }> {
+export class ListSessions extends Query<SessionPage> {
   constructor(
     readonly orgId: string,
     readonly query: Record<string, unknown>,

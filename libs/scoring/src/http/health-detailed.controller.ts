@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Queryable } from '@agentwatch/db';
+import { responseSchema } from '@agentwatch/http';
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
 import { DataSource } from 'typeorm';
 import { ScoredEvent } from '../domain/action';
-import { DependencyHealth, overallStatus } from '../domain/health';
+import { DependencyHealth, detailedHealth, detailedHealthOf } from '../domain/health';
 import { LlmScorer, readLlmCache } from '../llm/llm-scorer';
 import { loadTreeHistory } from '../worker/session-graph';
 
@@ -54,9 +55,10 @@ export class HealthDetailedController {
   ) {}
 
   @Get('detailed')
-  @ApiOkResponse({ description: DESCRIPTION })
+  @ApiOkResponse({ description: DESCRIPTION, schema: responseSchema(detailedHealth) })
   @ApiServiceUnavailableResponse({
     description: '`unhealthy`: the relational database or the graph store is unavailable.',
+    schema: responseSchema(detailedHealth),
   })
   async detailed(@Res() reply: FastifyReply) {
     // A key no organization has: the lookups run their real plans and find nothing.
@@ -69,9 +71,8 @@ export class HealthDetailedController {
         ? timed(() => this.llm.probe())
         : Promise.resolve<DependencyHealth>({ status: 'not_configured', latency_ms: 0, error: null }),
     ]);
-    const checks = { relational_db, cache, graph_db, llm_service };
-    const status = overallStatus(checks);
-    void reply.status(status === 'unhealthy' ? 503 : 200).send({ status, ...checks });
+    const body = detailedHealthOf({ relational_db, cache, graph_db, llm_service });
+    void reply.status(body.status === 'unhealthy' ? 503 : 200).send(body);
   }
 
   private readOnly<T>(orgId: string, work: (q: Queryable) => Promise<T>): Promise<T> {

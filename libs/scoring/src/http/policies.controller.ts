@@ -8,6 +8,7 @@ import { CreatePolicy } from '../policies/create-policy';
 import { GetPolicy } from '../policies/get-policy';
 import { ListPolicyVersions } from '../policies/list-policy-versions';
 import { ReplacePolicy } from '../policies/replace-policy';
+import { policyResponse } from '../policies/save-policy';
 import { ValidatePolicy } from '../policies/validate-policy';
 import { ScoringAnswers } from './api-answers';
 
@@ -33,7 +34,7 @@ export class PoliciesController {
   @ApiKeyAuthenticated()
   @ApiJsonBody(policyRequest)
   @ApiOperation({ summary: 'Create the customer policy (409 when one exists)', description: RULES })
-  @ScoringAnswers(201, WRAPPER, [404, 409, 422, 503])
+  @ScoringAnswers(201, WRAPPER, [404, 409, 422, 503], policyResponse)
   create(@CurrentApiKey() key: ApiKeyPrincipal, @Param('customer_id') customerId: string, @Body() body: unknown) {
     return this.commands.execute(new CreatePolicy(key.orgId, customerId, body));
   }
@@ -42,7 +43,7 @@ export class PoliciesController {
   @ApiKeyAuthenticated()
   @ApiJsonBody(policyRequest)
   @ApiOperation({ summary: 'Replace the customer policy; omitted fields reset to defaults', description: RULES })
-  @ScoringAnswers(200, WRAPPER, [404, 422, 503])
+  @ScoringAnswers(200, WRAPPER, [404, 422, 503], policyResponse)
   replace(@CurrentApiKey() key: ApiKeyPrincipal, @Param('customer_id') customerId: string, @Body() body: unknown) {
     return this.commands.execute(new ReplacePolicy(key.orgId, customerId, body));
   }
@@ -50,7 +51,7 @@ export class PoliciesController {
   @Get(':customer_id')
   @ApiKeyAuthenticated()
   @ApiOperation({ summary: 'Get the customer policy (404 when none was set)' })
-  @ScoringAnswers(200, WRAPPER, [404])
+  @ScoringAnswers(200, WRAPPER, [404], policyResponse)
   get(@CurrentApiKey() key: ApiKeyPrincipal, @Param('customer_id') customerId: string) {
     return this.queries.execute(new GetPolicy(key.orgId, customerId));
   }

@@ -1,18 +1,21 @@
 import { TenantData } from '@agentwatch/cells';
-import { POLICY_CHANGED_TYPE, PolicyChangedV1, TOPICS, toWire } from '@agentwatch/contracts';
+import { POLICY_CHANGED_TYPE, PolicyChangedV1, policyDocument, TOPICS, toWire } from '@agentwatch/contracts';
 import { BrokerUnavailableError, EventPublisher } from '@agentwatch/kafka';
 import { HttpException } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
+import { z } from 'zod';
 import { parsePolicy } from '../domain/policy';
 import { customerNotFound } from '../http/api-errors';
 import { StoredPolicy, writePolicy } from './policy-store';
 
-export interface PolicyResponse {
-  customer_id: string;
-  policies: StoredPolicy['policies'];
-  updated_at: string;
-  version: number;
-}
+/** The policy wrapper POST, PUT and GET answer: the current version, with all seven fields. */
+export const policyResponse = z.object({
+  customer_id: z.uuid(),
+  policies: policyDocument,
+  updated_at: z.iso.datetime(),
+  version: z.number().int().min(1),
+});
+export type PolicyResponse = z.infer<typeof policyResponse>;
 
 export const respond = (stored: StoredPolicy): PolicyResponse => ({
   customer_id: stored.orgId,

@@ -1,8 +1,9 @@
 import { TenantData } from '@agentwatch/cells';
 import { RISK_LEVELS } from '@agentwatch/contracts';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { z } from 'zod';
 import { badRequest, customerNotFound } from '../http/api-errors';
-import { DETAIL_COLUMNS, ScoreRow } from './score-detail';
+import { DETAIL_COLUMNS, ScoreRow, storedScoreDetail } from './score-detail';
 
 export const DEFAULT_PER_PAGE = 50;
 export const MAX_PER_PAGE = 200;
@@ -24,7 +25,34 @@ function positiveInt(raw: string | undefined, name: string, fallback: number, ma
   return n;
 }
 
-const summaryOf = (row: ScoreRow) => ({
+/** A listed score: the detail's figures (only `scored` events are listed), `final_score`, and whether the model's answer was cached. */
+export const scoreSummary = storedScoreDetail
+  .pick({
+    event_id: true,
+    risk_level: true,
+    reasoning: true,
+    violations: true,
+    rule_score: true,
+    llm_score: true,
+    llm_fallback: true,
+    scored_at: true,
+    score_decomposition: true,
+    gnn_score: true,
+    confidence: true,
+    graph_score: true,
+  })
+  .extend({ final_score: storedScoreDetail.shape.score, cache_hit: z.boolean() });
+
+/** GET /scores/{customer_id}: one numbered page, and how many scores match in all. */
+export const scoreList = z.object({
+  scores: z.array(scoreSummary),
+  page: z.number().int().min(1),
+  per_page: z.number().int().min(1).max(MAX_PER_PAGE),
+  total: z.number().int().nonnegative(),
+});
+export type ListedScores = z.infer<typeof scoreList>;
+
+const summaryOf = (row: ScoreRow): z.infer<typeof scoreSummary> => ({
   event_id: row.event_id,
   final_score: row.score,
   risk_level: row.risk_level,
@@ -40,13 +68,6 @@ const summaryOf = (row: ScoreRow) => ({
   confidence: Math.round(row.confidence * 100) / 100,
   graph_score: row.graph_score,
 });
-
-export interface ListedScores {
-  scores: ReturnType<typeof summaryOf>[];
-  page: number;
-  per_page: number;
-  total: number;
-}
 
 /** GET /scores/{customer_id}: scored events, newest first, paged by page number. */
 export class ListScores extends Query<ListedScores> {

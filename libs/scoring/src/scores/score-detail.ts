@@ -1,5 +1,6 @@
 import { TenantData } from '@agentwatch/cells';
-import { RiskLevel } from '@agentwatch/contracts';
+import { RISK_LEVELS, SCORING_SOURCES } from '@agentwatch/contracts';
+import { z } from 'zod';
 import { badRequest, notFound } from '../http/api-errors';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -8,33 +9,84 @@ export const DETAIL_COLUMNS = `event_id, status, score, risk_level, reasoning, v
   mitigations, score_components, behavioral_flags, graph_score, llm_score, llm_fallback, score_decomposition,
   confidence, rule_score, scorer_version, policy_version, fingerprint, failure_reason, cache_hit, scored_at`;
 
-export interface ScoreRow {
-  event_id: string;
-  status: 'scored' | 'failed';
-  score: number | null;
-  risk_level: RiskLevel | null;
-  reasoning: string;
-  violations: string[];
-  scoring_source: string;
-  compliance_refs: string[];
-  mitigations: string[];
-  score_components: { rule: string; contribution: number }[];
-  behavioral_flags: string[];
-  graph_score: number | null;
-  llm_score: number | null;
-  llm_fallback: boolean;
-  score_decomposition: Record<string, number | null>;
-  confidence: number;
-  rule_score: number | null;
-  scorer_version: string;
-  policy_version: number;
+const points = z.number().int().min(0).max(100);
+const scoreComponent = z.object({ rule: z.string(), contribution: z.number().int() });
+
+/** The score detail of an event the worker scored (or failed to: `failure_reason` says why). */
+export const storedScoreDetail = z.object({
+  event_id: z.uuid(),
+  status: z.enum(['scored', 'failed']),
+  score: points.nullable(),
+  risk_level: z.enum(RISK_LEVELS).nullable(),
+  reasoning: z.string(),
+  violations: z.array(z.string()),
+  scoring_source: z.enum(SCORING_SOURCES),
+  compliance_refs: z.array(z.string()),
+  mitigations: z.array(z.string()),
+  score_components: z.array(scoreComponent),
+  behavioral_flags: z.array(z.string()),
+  graph_score: points.nullable(),
+  llm_score: points.nullable(),
+  llm_fallback: z.boolean(),
+  // `final` is null on a failed score.
+  score_decomposition: z.object({
+    graph_weight: z.number(),
+    llm_weight: z.number(),
+    gnn_weight: z.number(),
+    final: points.nullable(),
+  }),
+  // The co-processor is not enabled.
+  gnn_score: z.null(),
+  confidence: z.number().min(0).max(1),
+  // The raw sum of the rule contributions, before the clamp to 0–100.
+  rule_score: z.number().int().nullable(),
+  scorer_version: z.string(),
+  policy_version: z.number().int().nonnegative(),
+  input_fingerprint: z.string(),
+  failure_reason: z.string().nullable(),
+  scored_at: z.iso.datetime(),
+});
+
+/** An event received but not scored yet: every score field null or empty. */
+const pendingScoreDetail = z.object({
+  event_id: z.uuid(),
+  status: z.literal('pending'),
+  score: z.null(),
+  risk_level: z.null(),
+  reasoning: z.string(),
+  violations: z.array(z.string()).max(0),
+  scoring_source: z.null(),
+  compliance_refs: z.array(z.string()).max(0),
+  mitigations: z.array(z.string()).max(0),
+  score_components: z.array(scoreComponent).max(0),
+  behavioral_flags: z.array(z.string()).max(0),
+  graph_score: z.null(),
+  llm_score: z.null(),
+  llm_fallback: z.literal(false),
+  score_decomposition: z.null(),
+  gnn_score: z.null(),
+  confidence: z.null(),
+  rule_score: z.null(),
+  scorer_version: z.null(),
+  policy_version: z.null(),
+  input_fingerprint: z.null(),
+  failure_reason: z.null(),
+  scored_at: z.null(),
+});
+
+/** GET /scores/event/{event_id}. */
+export const scoreDetail = z.discriminatedUnion('status', [storedScoreDetail, pendingScoreDetail]);
+export type ScoreDetail = z.infer<typeof scoreDetail>;
+type StoredScoreDetail = z.infer<typeof storedScoreDetail>;
+
+/** A row of `event_scores` as DETAIL_COLUMNS read it. */
+export interface ScoreRow extends Omit<StoredScoreDetail, 'gnn_score' | 'input_fingerprint' | 'scored_at'> {
   fingerprint: string;
-  failure_reason: string | null;
   cache_hit: boolean;
   scored_at: Date;
 }
 
-const detailOf = (row: ScoreRow) => ({
+const detailOf = (row: ScoreRow): StoredScoreDetail => ({
   event_id: row.event_id,
   status: row.status,
   score: row.score,
@@ -60,7 +112,7 @@ const detailOf = (row: ScoreRow) => ({
   scored_at: row.scored_at.toISOString(),
 });
 
-const PENDING = (eventId: string) => ({
+const PENDING = (eventId: string): z.infer<typeof pendingScoreDetail> => ({
   event_id: eventId,
   status: 'pending',
   score: null,
@@ -87,7 +139,7 @@ const PENDING = (eventId: string) => ({
 });
 
 /** A score row of the worker's projection; an event received but not scored yet reads as `pending`. */
-export async function readScoreDetail(db: TenantData, orgId: string, eventId: string) {
+export async function readScoreDetail(db: TenantData, orgId: string, eventId: string): Promise<ScoreDetail> {
   if (!UUID.test(eventId)) throw badRequest('Invalid event_id: expected a UUID');
   return db.run(orgId, async (q) => {
     const [row]: ScoreRow[] = await q.query(

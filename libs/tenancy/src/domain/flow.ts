@@ -71,8 +71,20 @@ export function onboardOf(s: FlowState | null): OnboardState {
   return s;
 }
 
+export const PRESENTATIONS = [
+  'in-progress',
+  'awaiting-approval',
+  'backing-off',
+  'needs-resume',
+  'waiting-for-daemon',
+  'live',
+  'compensating',
+  'done',
+] as const;
+export type Presentation = (typeof PRESENTATIONS)[number];
+
 /** Derived, never stored (spec §2): how the flow looks to a person right now. */
-export function presentation(s: FlowState): string {
+export function presentation(s: FlowState): Presentation {
   switch (s.status) {
     case 'failed':
       return 'backing-off';

@@ -1,4 +1,4 @@
-import { ApiJsonBody } from '@agentwatch/http';
+import { ApiJsonBody, responseSchema } from '@agentwatch/http';
 import {
   BeforeApplicationShutdown,
   Body,
@@ -27,14 +27,14 @@ import { FastifyReply } from 'fastify';
 import { Context } from '../domain/commands';
 import { justificationBodySchema, reasonBodySchema, tenantRequestSchema } from '../domain/tenant-request';
 import { TenancySettings } from '../tenancy.settings';
-import { textOf } from '../tenant-flows';
+import { flowSummaryView, tenantDetailView, textOf } from '../tenant-flows';
 import { ApproveTenant } from '../use-cases/approve-tenant';
 import { CancelTenant } from '../use-cases/cancel-tenant';
 import { DeprovisionTenant } from '../use-cases/deprovision-tenant';
 import { GetTenant } from '../use-cases/get-tenant';
-import { MintIngestToken } from '../use-cases/mint-ingest-token';
+import { MintIngestToken, mintedIngestToken } from '../use-cases/mint-ingest-token';
 import { RejectTenant } from '../use-cases/reject-tenant';
-import { RequestTenant } from '../use-cases/request-tenant';
+import { RequestTenant, requestedTenant } from '../use-cases/request-tenant';
 import { ResumeTenant } from '../use-cases/resume-tenant';
 import { DomainErrorFilter } from './domain-error.filter';
 import { JournalStream, sseFrame } from './journal-stream';
@@ -49,6 +49,7 @@ const ctxOf = (operator: Operator): Context => ({
 });
 
 const NOT_FOUND = '`{"error":"not_found",detail}`: no tenant has that slug';
+const SUMMARY_BODY = responseSchema(flowSummaryView);
 const SUMMARY =
   '`{slug, flow_id, flow_kind, state, presentation, poll_url, stream_url}` of the flow the command acted on ' +
   '(the live offboard flow while a deprovision is open).';
@@ -80,7 +81,10 @@ export class TenantsController implements BeforeApplicationShutdown {
   @HttpCode(202)
   @OperatorAccess('write')
   @ApiJsonBody(tenantRequestSchema.strict(), 'Tenant request body (spec §2). Unknown keys → 400; `gateways` → 422.')
-  @ApiAcceptedResponse({ description: '`{slug, state: "requested", poll_url, stream_url}`' })
+  @ApiAcceptedResponse({
+    description: '`{slug, state: "requested", poll_url, stream_url}`',
+    schema: responseSchema(requestedTenant),
+  })
   @ApiBadRequestResponse({
     description:
       '`{"error":"bad_request","detail":"colour: unknown field"}`: unknown key (each named), or `"body: …"` for malformed ' +
@@ -102,6 +106,7 @@ export class TenantsController implements BeforeApplicationShutdown {
     description:
       'Tenant detail: state, presentation (derived), database_name, cell, placement {cell, region, database_name, schema_version}, ' +
       'attempts, next_retry_at, last_error, requester, approver, timestamps, tokens_minted, deprovision (the offboard flow or null).',
+    schema: responseSchema(tenantDetailView),
   })
   @ApiNotFoundResponse({ description: NOT_FOUND })
   detail(@Param('slug', SlugParam) slug: string) {
@@ -111,7 +116,7 @@ export class TenantsController implements BeforeApplicationShutdown {
   @Post(':slug/approve')
   @HttpCode(200)
   @OperatorAccess('write')
-  @ApiOkResponse({ description: `Approved. ${SUMMARY}` })
+  @ApiOkResponse({ description: `Approved. ${SUMMARY}`, schema: SUMMARY_BODY })
   @ApiConflictResponse({ description: CONFLICT })
   @ApiNotFoundResponse({ description: NOT_FOUND })
   approve(@CurrentOperator() operator: Operator, @Param('slug', SlugParam) slug: string, @Body() body: unknown) {
@@ -123,7 +128,7 @@ export class TenantsController implements BeforeApplicationShutdown {
   @HttpCode(200)
   @OperatorAccess('write')
   @ApiJsonBody(reasonBodySchema, '`{"reason": string}`, at least 3 characters')
-  @ApiOkResponse({ description: `Rejected: the flow ends in state \`rejected\`. ${SUMMARY}` })
+  @ApiOkResponse({ description: `Rejected: the flow ends in state \`rejected\`. ${SUMMARY}`, schema: SUMMARY_BODY })
   @ApiConflictResponse({ description: CONFLICT })
   @ApiUnprocessableEntityResponse({ description: REASON_REFUSED })
   @ApiNotFoundResponse({ description: NOT_FOUND })
@@ -137,6 +142,7 @@ export class TenantsController implements BeforeApplicationShutdown {
   @ApiJsonBody(reasonBodySchema, '`{"reason": string}`, at least 3 characters')
   @ApiOkResponse({
     description: `Cancelled: the flow ends in state \`cancelled\`; what it created is released. ${SUMMARY}`,
+    schema: SUMMARY_BODY,
   })
   @ApiConflictResponse({ description: CONFLICT })
   @ApiUnprocessableEntityResponse({ description: REASON_REFUSED })
@@ -149,7 +155,10 @@ export class TenantsController implements BeforeApplicationShutdown {
   @HttpCode(200)
   @OperatorAccess('write')
   @ApiJsonBody(reasonBodySchema.partial(), 'none, or `{"reason": string}`')
-  @ApiOkResponse({ description: `Resumed: the paused step runs again with a fresh retry budget. ${SUMMARY}` })
+  @ApiOkResponse({
+    description: `Resumed: the paused step runs again with a fresh retry budget. ${SUMMARY}`,
+    schema: SUMMARY_BODY,
+  })
   @ApiConflictResponse({ description: `${CONFLICT} Only a paused flow resumes.` })
   @ApiNotFoundResponse({ description: NOT_FOUND })
   resume(@CurrentOperator() operator: Operator, @Param('slug', SlugParam) slug: string, @Body() body: unknown) {
@@ -165,6 +174,7 @@ export class TenantsController implements BeforeApplicationShutdown {
   @ApiCreatedResponse({
     description:
       '`{token, token_id, prefix, organization_id, slug, created_at}`: the raw token, shown this once; only its SHA-256 and prefix are kept.',
+    schema: responseSchema(mintedIngestToken),
   })
   @ApiConflictResponse({ description: 'The tenant is not db-ready yet (or has ended).' })
   @ApiNotFoundResponse({ description: NOT_FOUND })
@@ -177,7 +187,10 @@ export class TenantsController implements BeforeApplicationShutdown {
   @HttpCode(202)
   @OperatorAccess('write')
   @ApiJsonBody(justificationBodySchema, '`{"justification": string}`, at least 20 characters')
-  @ApiAcceptedResponse({ description: `An offboard flow opened, state \`pending-approval\`. ${SUMMARY}` })
+  @ApiAcceptedResponse({
+    description: `An offboard flow opened, state \`pending-approval\`. ${SUMMARY}`,
+    schema: SUMMARY_BODY,
+  })
   @ApiConflictResponse({
     description: 'A deprovision is already live, or the tenant cannot be deprovisioned in its state.',
   })

@@ -2,19 +2,22 @@ import { mintDeployToken } from '@agentwatch/auth';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
+import { z } from 'zod';
 import { Context } from '../domain/commands';
 import { decide, onboardOf } from '../domain/flow';
 import { appendToFlow, FlowRow, loadFlow } from '../journal/journal';
 import { enqueueToken, lockedFlows } from '../tenant-flows';
 
-export interface MintedIngestToken {
-  token: string;
-  token_id: string;
-  prefix: string;
-  organization_id: string;
-  slug: string;
-  created_at: string;
-}
+/** The answer: the raw token, shown this once. */
+export const mintedIngestToken = z.object({
+  token: z.string(),
+  token_id: z.uuid(),
+  prefix: z.string(),
+  organization_id: z.uuid(),
+  slug: z.string(),
+  created_at: z.iso.datetime(),
+});
+export type MintedIngestToken = z.infer<typeof mintedIngestToken>;
 
 /** POST /v1/tenants/{slug}/tokens: an ingest token for a db-ready tenant, published to become a deploy token. */
 export class MintIngestToken extends Command<MintedIngestToken> {
@@ -31,7 +34,7 @@ export class MintIngestTokenHandler implements ICommandHandler<MintIngestToken> 
   constructor(private readonly dataSource: DataSource) {}
 
   /** The raw token leaves this method once, in the answer; only its hash and prefix are kept. */
-  async execute({ ctx, slug }: MintIngestToken) {
+  async execute({ ctx, slug }: MintIngestToken): Promise<MintedIngestToken> {
     const tokenId = uuidv7();
     const minted = mintDeployToken();
     const state = await this.dataSource.transaction(async (tx) => {

@@ -2,14 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
+import { z } from 'zod';
 import { Context, OperatorCommand } from '../domain/commands';
 import { decide } from '../domain/flow';
 import { parseTenantRequest, TenantRequest } from '../domain/tenant-request';
 import { appendToFlow, flowsOfSlug, loadFlow } from '../journal/journal';
-import { pollUrl, refuse, streamUrl } from '../tenant-flows';
+import { flowSummaryView, pollUrl, refuse, streamUrl } from '../tenant-flows';
+
+/** The 202 answer: the new flow's state (`requested`) and where to follow it. */
+export const requestedTenant = flowSummaryView.pick({ slug: true, state: true, poll_url: true, stream_url: true });
+type RequestedTenant = z.infer<typeof requestedTenant>;
 
 /** POST /v1/tenants: opens an onboard flow for the slug, refused while a live one exists. */
-export class RequestTenant extends Command<{ slug: string; state: string; poll_url: string; stream_url: string }> {
+export class RequestTenant extends Command<RequestedTenant> {
   constructor(
     readonly ctx: Context,
     readonly body: unknown,
@@ -22,7 +27,7 @@ export class RequestTenant extends Command<{ slug: string; state: string; poll_u
 export class RequestTenantHandler implements ICommandHandler<RequestTenant> {
   constructor(private readonly dataSource: DataSource) {}
 
-  async execute({ ctx, body }: RequestTenant) {
+  async execute({ ctx, body }: RequestTenant): Promise<RequestedTenant> {
     const verdict = parseTenantRequest(body);
     if (!verdict.ok) refuse(verdict);
     const request = (verdict as { value: TenantRequest }).value;
