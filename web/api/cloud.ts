@@ -554,7 +554,22 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        api_keys: {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            expires_at: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            prefix: string;
+                            /** Format: date-time */
+                            revoked_at: string | null;
+                        }[];
+                    };
+                };
             };
             /** @description `{"error":"Authorization header required"}`, or `{"error":"Invalid token"}` for a credential that does not verify, including a JWT whose organization claim names no organization of this service */
             401: {
@@ -594,7 +609,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: uuid */
+                        customer_id: string;
+                        /** Format: date-time */
+                        expires_at: string | null;
+                        /** Format: uuid */
+                        id: string;
+                        key: string;
+                        name: string;
+                        prefix: string;
+                    };
+                };
             };
             /** @description Invalid body, query or id: `{"error": "…", "details"?: [{index, path, message}]}` */
             400: {
@@ -661,7 +690,22 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        api_key: {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            expires_at: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            prefix: string;
+                            /** Format: date-time */
+                            revoked_at: string | null;
+                        };
+                    };
+                };
             };
             /** @description Invalid body, query or id: `{"error": "…", "details"?: [{index, path, message}]}` */
             400: {
@@ -1441,7 +1485,30 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        machines: {
+                            arch: string | null;
+                            daemon_version: string | null;
+                            /** Format: uuid */
+                            deploy_token_id: string | null;
+                            /** Format: date-time */
+                            first_ingest_at: string | null;
+                            hostname: string | null;
+                            /** Format: date-time */
+                            last_seen_at: string | null;
+                            machine_id: string;
+                            os: string | null;
+                            /** Format: date-time */
+                            registered_at: string;
+                            /** Format: date-time */
+                            revoked_at: string | null;
+                            /** Format: date-time */
+                            rotated_at: string;
+                            token_prefix: string;
+                        }[];
+                    };
+                };
             };
             /** @description `{"error":"Authorization header required"}`, or `{"error":"Invalid token"}` for a credential that does not verify, including a JWT whose organization claim names no organization of this service */
             401: {
@@ -1475,7 +1542,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        machine_id: string;
+                        /** Format: date-time */
+                        revoked_at: string;
+                    };
+                };
             };
             /** @description Malformed JSON body, or one the route does not accept */
             400: {
@@ -1561,7 +1634,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        machine_id: string;
+                        /** Format: uuid */
+                        org_id: string;
+                        service_token: string;
+                    };
+                };
             };
             /** @description Invalid body, query or id: `{"error": "…", "details"?: [{index, path, message}]}` */
             400: {
@@ -2086,7 +2166,15 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                    };
+                };
             };
             /** @description `{"error":"Authorization header required"}`, or `{"error":"Invalid token"}` for a credential that does not verify, including a JWT whose organization claim names no organization of this service */
             401: {

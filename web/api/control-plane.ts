@@ -255,7 +255,28 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        next_cursor: string | null;
+                        tenants: {
+                            /** @enum {string} */
+                            flow_kind: "onboard" | "offboard";
+                            name: string | null;
+                            /** @enum {string|null} */
+                            plan_tier: "core" | "team" | "enterprise" | null;
+                            /** @enum {string} */
+                            presentation: "in-progress" | "awaiting-approval" | "backing-off" | "needs-resume" | "waiting-for-daemon" | "live" | "compensating" | "done";
+                            region: string | null;
+                            /** Format: date-time */
+                            requested_at: string;
+                            requested_by: string;
+                            slug: string;
+                            state: ("requested" | "pending-approval" | "provisioning" | "provisioned" | "db-ready" | "routed" | "awaiting-first-checkin" | "active" | "failed" | "paused" | "rejected" | "cancelled" | "deprovisioned") | ("pending-approval" | "deprovisioning" | "deprovisioned" | "failed" | "paused" | "rejected" | "cancelled");
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                    };
+                };
             };
             /** @description `{"error":"bad_request","detail":"state: one of …"}`, `"limit: an integer from 1 to 1000"`, `"cursor: not a next_cursor this API issued"` or `"<name>: unknown parameter"`. */
             400: {

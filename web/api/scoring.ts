@@ -773,7 +773,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        valid: true;
+                    };
+                };
             };
             /** @description Malformed JSON body, or one the route does not accept */
             400: {
@@ -858,7 +863,30 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        versions: {
+                            policies: {
+                                allowed_action_patterns: string[];
+                                allowed_tools: string[];
+                                blocked_action_patterns: string[];
+                                blocked_actions: string[];
+                                custom_rules: {
+                                    [key: string]: {
+                                        condition: string;
+                                        description: string;
+                                        score_impact: number;
+                                    };
+                                };
+                                sensitive_classifications: string[];
+                                sensitive_fields: string[];
+                            };
+                            /** Format: date-time */
+                            updated_at: string;
+                            version: number;
+                        }[];
+                    };
+                };
             };
             /** @description A malformed or overlong path parameter */
             400: {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 /** An organization as POST and GET /v1/tenant answer it. */
 export const organizationView = z.object({ id: z.uuid(), name: z.string(), created_at: z.iso.datetime() });
-export type CreatedOrganization = z.infer<typeof organizationView>;
+export type OrganizationView = z.infer<typeof organizationView>;
 
 export interface CreatedDeployToken {
   id: string;
@@ -15,7 +15,7 @@ export interface CreatedDeployToken {
 }
 
 /** Must run inside a transaction whose `app.org_id` is `orgId` (OrgScope.run), or as an admin. */
-export async function insertOrganization(q: Queryable, orgId: string, name: string): Promise<CreatedOrganization> {
+export async function insertOrganization(q: Queryable, orgId: string, name: string): Promise<OrganizationView> {
   const [row] = await q.query('INSERT INTO organizations (id, name) VALUES ($1, $2) RETURNING id, name, created_at', [
     orgId,
     name,

@@ -3,6 +3,7 @@ import { ApiAnswers, ApiJsonBody, READ_ERRORS, UuidParam } from '@agentwatch/htt
 import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { apiKeyList, createdApiKeyView, revokedApiKey } from './api-key-view';
 import { CreateApiKey, createApiKeyBody } from './create-api-key';
 import { ListApiKeys } from './list-api-keys';
 import { RevokeApiKey } from './revoke-api-key';
@@ -18,7 +19,7 @@ export class ApiKeysController {
   @Post()
   @Authenticated(['jwt'])
   @ApiJsonBody(createApiKeyBody)
-  @ApiAnswers(201, '`{id, name, key, prefix, created_at, expires_at, customer_id}`', [400])
+  @ApiAnswers(201, '`{id, name, key, prefix, created_at, expires_at, customer_id}`', [400], createdApiKeyView)
   @ApiOperation({
     summary: 'Create a scoring-API key',
     description:
@@ -38,7 +39,7 @@ export class ApiKeysController {
       '`{api_keys:[{id, name, prefix, created_at, expires_at, revoked_at}]}`, oldest first, expired and revoked keys included; ' +
       'never the key or its hash.',
   })
-  @ApiAnswers(200, '`{api_keys}`', [])
+  @ApiAnswers(200, '`{api_keys}`', [], apiKeyList)
   list(@CurrentPrincipal() principal: Principal) {
     return this.queries.execute(new ListApiKeys(principal.orgId));
   }
@@ -51,7 +52,7 @@ export class ApiKeysController {
       '200 `{api_key:{…, revoked_at}}`; idempotent; 404 for an unknown id or one of another organization. The scoring API ' +
       'refuses the key within 10 s.',
   })
-  @ApiAnswers(200, '`{api_key}`', [...READ_ERRORS])
+  @ApiAnswers(200, '`{api_key}`', [...READ_ERRORS], revokedApiKey)
   revoke(@CurrentPrincipal() principal: Principal, @Param('id', UuidParam) id: string) {
     return this.commands.execute(new RevokeApiKey(principal.orgId, id));
   }

@@ -4,7 +4,8 @@ import { invalidBody } from '@agentwatch/http';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
-import { CreatedApiKey, insertApiKey } from '../api-keys';
+import { insertApiKey } from '../api-keys';
+import { CreatedApiKeyView } from './api-key-view';
 
 export const MIN_API_KEY_TTL_SECONDS = 60;
 export const MAX_API_KEY_TTL_SECONDS = 86_400;
@@ -24,7 +25,7 @@ export const createApiKeyBody = z.object({
 });
 
 /** POST /v1/api-keys: a scoring-API key bound to the caller's organization (the scoring API's customer). */
-export class CreateApiKey extends Command<CreatedApiKey & { customer_id: string }> {
+export class CreateApiKey extends Command<CreatedApiKeyView> {
   constructor(
     readonly orgId: string,
     readonly body: unknown,
@@ -37,7 +38,7 @@ export class CreateApiKey extends Command<CreatedApiKey & { customer_id: string 
 export class CreateApiKeyHandler implements ICommandHandler<CreateApiKey> {
   constructor(private readonly db: OrgScope) {}
 
-  async execute({ orgId, body }: CreateApiKey): Promise<CreatedApiKey & { customer_id: string }> {
+  async execute({ orgId, body }: CreateApiKey): Promise<CreatedApiKeyView> {
     const validated = validateBody(createApiKeyBody, body);
     if (!validated.ok) throw invalidBody(validated.issues);
     const { name, ttl_seconds } = validated.value;

@@ -1,13 +1,13 @@
 import { OrgScope, updateReturning } from '@agentwatch/db';
 import { notFound } from '@agentwatch/http';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { API_KEY_COLUMNS, ApiKeyRow, ApiKeyView, toApiKeyView } from './api-key-view';
+import { API_KEY_COLUMNS, ApiKeyRow, RevokedApiKey, toApiKeyView } from './api-key-view';
 
 /**
  * DELETE /v1/api-keys/{id}: idempotent, the first revocation time stays. The scoring API, another
  * process, stops accepting the key once its verifier's cache entry lapses (10 s at most).
  */
-export class RevokeApiKey extends Command<{ api_key: ApiKeyView }> {
+export class RevokeApiKey extends Command<RevokedApiKey> {
   constructor(
     readonly orgId: string,
     readonly id: string,
@@ -20,7 +20,7 @@ export class RevokeApiKey extends Command<{ api_key: ApiKeyView }> {
 export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKey> {
   constructor(private readonly db: OrgScope) {}
 
-  async execute({ orgId, id }: RevokeApiKey): Promise<{ api_key: ApiKeyView }> {
+  async execute({ orgId, id }: RevokeApiKey): Promise<RevokedApiKey> {
     const [row] = await this.db.run(orgId, (q) =>
       updateReturning<ApiKeyRow>(
         q,

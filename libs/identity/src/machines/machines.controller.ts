@@ -4,6 +4,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/co
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ListMachines } from './list-machines';
+import { machineList, registeredMachine, revokedMachine } from './machine-view';
 import { RegisterMachine, registerMachineBody } from './register-machine';
 import { RevokeMachine } from './revoke-machine';
 
@@ -24,7 +25,7 @@ export class MachinesController {
       'first_ingest_at, last_seen_at, revoked_at}]}`, oldest enrollment first, revoked machines included; never the service ' +
       'token or its hash. `last_seen_at`: the registration, or a use of its service token (kept at most every 30 s).',
   })
-  @ApiAnswers(200, '`{machines}`', [])
+  @ApiAnswers(200, '`{machines}`', [], machineList)
   list(@CurrentPrincipal() principal: Principal) {
     return this.queries.execute(new ListMachines(principal.orgId));
   }
@@ -41,7 +42,7 @@ export class MachinesController {
       'deploy token is, and revocable; registering the same machine_id again rotates it (the old one stops working). ' +
       'Registration publishes a check-in on ingest.checkins.v1.',
   })
-  @ApiAnswers(200, '`{machine_id, service_token, org_id}`', [400])
+  @ApiAnswers(200, '`{machine_id, service_token, org_id}`', [400], registeredMachine)
   register(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
     return this.commands.execute(new RegisterMachine(principal, body));
   }
@@ -52,7 +53,7 @@ export class MachinesController {
     summary: "Revoke a machine's service token",
     description: '200 `{machine_id, revoked_at}`; 404 for an unknown machine.',
   })
-  @ApiAnswers(200, '`{machine_id, revoked_at}`', [404])
+  @ApiAnswers(200, '`{machine_id, revoked_at}`', [404], revokedMachine)
   revoke(@CurrentPrincipal() principal: Principal, @Param('machineId') machineId: string) {
     return this.commands.execute(new RevokeMachine(principal.orgId, machineId));
   }

@@ -5,6 +5,7 @@ import { invalidBody } from '@agentwatch/http';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { Checkins } from './checkins';
+import { RegisteredMachine } from './machine-view';
 
 const fact = storable(z.string().trim().min(1).max(256)).nullish();
 
@@ -15,13 +16,6 @@ export const registerMachineBody = z.object({
   arch: fact,
   daemon_version: fact,
 });
-
-export interface RegisteredMachine {
-  machine_id: string;
-  /** svc_machine_…: shown this once, stored only as its SHA-256. */
-  service_token: string;
-  org_id: string;
-}
 
 /** POST /v1/machines/register: a deploy token buys a long-lived per-machine service token; registering again rotates it. */
 export class RegisterMachine extends Command<RegisteredMachine> {

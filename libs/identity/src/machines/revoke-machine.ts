@@ -2,9 +2,10 @@ import { ServiceTokenVerifier } from '@agentwatch/auth';
 import { OrgScope, updateReturning } from '@agentwatch/db';
 import { notFound } from '@agentwatch/http';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { RevokedMachine } from './machine-view';
 
 /** DELETE /v1/machines/{machineId}: the machine's service token stops working; idempotent. */
-export class RevokeMachine extends Command<{ machine_id: string; revoked_at: string }> {
+export class RevokeMachine extends Command<RevokedMachine> {
   constructor(
     readonly orgId: string,
     readonly machineId: string,
@@ -20,7 +21,7 @@ export class RevokeMachineHandler implements ICommandHandler<RevokeMachine> {
     private readonly verifier: ServiceTokenVerifier,
   ) {}
 
-  async execute({ orgId, machineId }: RevokeMachine): Promise<{ machine_id: string; revoked_at: string }> {
+  async execute({ orgId, machineId }: RevokeMachine): Promise<RevokedMachine> {
     const [row] = await this.db.run(orgId, (q) =>
       updateReturning<{ token_hash: string; revoked_at: Date }>(
         q,

@@ -5,12 +5,12 @@ import { invalidBody } from '@agentwatch/http';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
-import { CreatedOrganization, insertOrganization } from '../organizations';
+import { insertOrganization, OrganizationView } from '../organizations';
 
 export const createOrganizationBody = z.object({ name: storable(z.string().trim().min(1).max(200)) });
 
 /** POST /v1/tenant: a new organization, with the caller as its member. */
-export class CreateOrganization extends Command<CreatedOrganization> {
+export class CreateOrganization extends Command<OrganizationView> {
   constructor(
     readonly identity: Identity,
     readonly body: unknown,
@@ -26,7 +26,7 @@ export class CreateOrganizationHandler implements ICommandHandler<CreateOrganiza
     private readonly identities: JwtIdentityResolver,
   ) {}
 
-  async execute({ identity, body }: CreateOrganization): Promise<CreatedOrganization> {
+  async execute({ identity, body }: CreateOrganization): Promise<OrganizationView> {
     const validated = validateBody(createOrganizationBody, body);
     if (!validated.ok) throw invalidBody(validated.issues);
     const orgId = uuidv7();

@@ -38,7 +38,7 @@ export class OrganizationsController {
       '200 `{id, name, created_at}` of the organization the JWT acts for (its organization claim, or its most recently ' +
       'joined organization); 404 `{"error":"Organization not found"}` while it belongs to none (create one with POST).',
   })
-  @ApiAnswers(200, '`{id, name, created_at}`', [404])
+  @ApiAnswers(200, '`{id, name, created_at}`', [404], organizationView)
   get(@CurrentIdentity() identity: Identity) {
     return this.queries.execute(new GetOrganization(identity.orgId));
   }

@@ -6,10 +6,10 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { policyRequest } from '../domain/policy';
 import { CreatePolicy } from '../policies/create-policy';
 import { GetPolicy } from '../policies/get-policy';
-import { ListPolicyVersions } from '../policies/list-policy-versions';
+import { ListPolicyVersions, policyVersionList } from '../policies/list-policy-versions';
 import { ReplacePolicy } from '../policies/replace-policy';
 import { policyResponse } from '../policies/save-policy';
-import { ValidatePolicy } from '../policies/validate-policy';
+import { ValidatePolicy, validPolicy } from '../policies/validate-policy';
 import { ScoringAnswers } from './api-answers';
 
 const WRAPPER = '`{customer_id, policies, updated_at, version}`';
@@ -64,7 +64,7 @@ export class PoliciesController {
       '`{versions:[{version, policies, updated_at}]}`: each POST or PUT made one, `policies` holds all seven fields as that ' +
       'version saved them, `updated_at` is when it was saved. No policy yet → `{versions:[]}`. Another customer’s id → 404.',
   })
-  @ScoringAnswers(200, '`{versions}`', [404])
+  @ScoringAnswers(200, '`{versions}`', [404], policyVersionList)
   versions(@CurrentApiKey() key: ApiKeyPrincipal, @Param('customer_id') customerId: string) {
     return this.queries.execute(new ListPolicyVersions(key.orgId, customerId));
   }
@@ -77,7 +77,7 @@ export class PoliciesController {
     summary: 'Dry run of PUT: judge a policy body without saving it',
     description: `200 \`{valid: true}\` when PUT would accept the body; otherwise exactly the status and body PUT would answer. Nothing is stored or published. ${RULES}`,
   })
-  @ScoringAnswers(200, '`{valid: true}`', [404, 422])
+  @ScoringAnswers(200, '`{valid: true}`', [404, 422], validPolicy)
   validate(@CurrentApiKey() key: ApiKeyPrincipal, @Param('customer_id') customerId: string, @Body() body: unknown) {
     return this.queries.execute(new ValidatePolicy(key.orgId, customerId, body));
   }

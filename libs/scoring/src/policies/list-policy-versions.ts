@@ -1,17 +1,22 @@
 import { TenantData } from '@agentwatch/cells';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { z } from 'zod';
 import { customerNotFound } from '../http/api-errors';
-import { readPolicyVersions, StoredVersion } from './policy-store';
+import { readPolicyVersions } from './policy-store';
+import { policyResponse } from './save-policy';
 
-export interface PolicyVersionView {
-  version: number;
-  policies: StoredVersion['policies'];
-  /** When this version was saved: the `updated_at` GET answered while it was current. */
-  updated_at: string;
-}
+/**
+ * One saved version: all seven fields as it saved them; `updated_at` is when it was saved, the one
+ * GET answered while it was current.
+ */
+const policyVersionView = policyResponse.pick({ version: true, policies: true, updated_at: true });
+
+/** GET /policies/{customer_id}/versions, newest first. */
+export const policyVersionList = z.object({ versions: z.array(policyVersionView) });
+export type PolicyVersionList = z.infer<typeof policyVersionList>;
 
 /** GET /policies/{customer_id}/versions: every saved version, newest first; none yet is an empty list. */
-export class ListPolicyVersions extends Query<{ versions: PolicyVersionView[] }> {
+export class ListPolicyVersions extends Query<PolicyVersionList> {
   constructor(
     readonly orgId: string,
     readonly customerId: string,
@@ -24,7 +29,7 @@ export class ListPolicyVersions extends Query<{ versions: PolicyVersionView[] }>
 export class ListPolicyVersionsHandler implements IQueryHandler<ListPolicyVersions> {
   constructor(private readonly db: TenantData) {}
 
-  async execute({ orgId, customerId }: ListPolicyVersions): Promise<{ versions: PolicyVersionView[] }> {
+  async execute({ orgId, customerId }: ListPolicyVersions): Promise<PolicyVersionList> {
     if (customerId !== orgId) throw customerNotFound();
     const versions = await this.db.run(orgId, (q) => readPolicyVersions(q, orgId));
     return {

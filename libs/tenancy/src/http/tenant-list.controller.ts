@@ -1,8 +1,9 @@
+import { responseSchema } from '@agentwatch/http';
 import { Controller, Get, Query, UseFilters } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { LISTABLE_STATES, MAX_TENANT_PAGE, parseTenantListQuery } from '../domain/tenant-list-query';
-import { ListTenants } from '../use-cases/list-tenants';
+import { ListTenants, tenantListView } from '../use-cases/list-tenants';
 import { DomainErrorFilter } from './domain-error.filter';
 import { OperatorAccess } from './operator-auth';
 
@@ -33,6 +34,7 @@ export class TenantListController {
     description:
       '`{tenants:[{slug, name, flow_kind, state, presentation, region, plan_tier, requested_by, requested_at, updated_at}], ' +
       'next_cursor}`; `next_cursor` is null on the last page.',
+    schema: responseSchema(tenantListView),
   })
   @ApiBadRequestResponse({
     description:

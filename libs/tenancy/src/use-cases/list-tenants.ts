@@ -1,28 +1,30 @@
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
+import { z } from 'zod';
 import { FlowState, presentation } from '../domain/flow';
 import { OffboardState } from '../domain/offboard';
 import { OnboardState } from '../domain/onboard';
 import { encodeTenantCursor, TenantListQuery } from '../domain/tenant-list-query';
+import { tenantRequestSchema } from '../domain/tenant-request';
+import { flowSummaryView } from '../tenant-flows';
 
-export interface TenantListItem {
-  slug: string;
-  name: string | null;
-  /** Which flow `state`, `presentation` and `updated_at` are of: the live offboard flow while there is one. */
-  flow_kind: FlowState['kind'];
-  state: string;
-  presentation: string;
-  region: string | null;
-  plan_tier: string | null;
-  requested_by: string;
-  requested_at: string;
-  updated_at: string;
-}
+/**
+ * One tenant of the list: `flow_kind` says which flow `state`, `presentation` and `updated_at` are of,
+ * the live offboard flow while there is one; the request's fields are null in a flow recorded without them.
+ */
+const tenantListItem = flowSummaryView.pick({ slug: true, flow_kind: true, state: true, presentation: true }).extend({
+  name: z.string().nullable(),
+  region: z.string().nullable(),
+  plan_tier: tenantRequestSchema.shape.plan_tier.nullable(),
+  requested_by: z.string(),
+  requested_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+});
+type TenantListItem = z.infer<typeof tenantListItem>;
 
-export interface TenantList {
-  tenants: TenantListItem[];
-  next_cursor: string | null;
-}
+/** GET /v1/tenants, newest request first; `next_cursor` is null on the last page. */
+export const tenantListView = z.object({ tenants: z.array(tenantListItem), next_cursor: z.string().nullable() });
+export type TenantList = z.infer<typeof tenantListView>;
 
 // One row per slug: the provisioning flow GET /v1/tenants/{slug} shows (the live one, else the newest),
 // with its live offboard flow if any (at most one, by a unique index). The state filter applies to the

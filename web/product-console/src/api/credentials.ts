@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { answer } from '../../../shared/api-client';
 import { useApis } from './api-context';
-import type { AgentPage, ApiKeyView, CreatedApiKey, CreatedDeployToken, DeployTokenView, MachineView } from './types';
+import type { AgentPage, ApiKeyList, CreatedApiKey, CreatedDeployToken, DeployTokenView, MachineList } from './types';
 
 export function useAgents(cursor: string | null) {
   const { cloud } = useApis();
@@ -16,7 +16,7 @@ export function useMachines() {
   const { cloud } = useApis();
   return useQuery({
     queryKey: ['machines'],
-    queryFn: () => answer<{ machines: MachineView[] }>(cloud.GET('/v1/machines')),
+    queryFn: () => answer<MachineList>(cloud.GET('/v1/machines')),
   });
 }
 
@@ -60,7 +60,7 @@ export function useApiKeys() {
   const { cloud } = useApis();
   return useQuery({
     queryKey: ['api-keys'],
-    queryFn: () => answer<{ api_keys: ApiKeyView[] }>(cloud.GET('/v1/api-keys')),
+    queryFn: () => answer<ApiKeyList>(cloud.GET('/v1/api-keys')),
   });
 }
 

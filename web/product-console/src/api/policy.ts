@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, answer } from '../../../shared/api-client';
 import type { PolicyDocument } from '../domain/policy';
 import { useApis } from './api-context';
-import type { PolicyVersion, PolicyWrapper } from './types';
+import type { PolicyVerdict, PolicyVersions, PolicyWrapper } from './types';
 
 /** The stored policy, or null before the first save (the API's 404 `Policy not found`). */
 export function usePolicy() {
@@ -29,7 +29,7 @@ export function usePolicyVersions() {
   return useQuery({
     queryKey: ['policy-versions', customerId, sessionKeyId],
     queryFn: () =>
-      answer<{ versions: PolicyVersion[] }>(
+      answer<PolicyVersions>(
         scoring.GET('/policies/{customer_id}/versions', { params: { header, path: { customer_id: customerId } } }),
       ),
     enabled: sessionKeyId !== null,
@@ -60,7 +60,7 @@ export function useValidatePolicy() {
   const { scoring, customerId, scoringHeader: header } = useApis();
   return async (document: PolicyDocument, signal: AbortSignal): Promise<ApiError | null> => {
     try {
-      await answer<{ valid: true }>(
+      await answer<PolicyVerdict>(
         scoring.POST('/policies/{customer_id}/validate', {
           params: { header, path: { customer_id: customerId } },
           body: document,

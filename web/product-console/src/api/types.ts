@@ -1,10 +1,7 @@
 // The answers the console reads, from the APIs' generated documents (web/api, `npm run openapi`).
-// The few answers those documents do not type yet are declared here, narrowly, after the server code
-// (libs/identity, libs/scoring): replace each with its generated type once it is there.
 import type { FetchResponse } from 'openapi-fetch';
 import type { operations as CloudOps } from '../../../api/cloud';
 import type { operations as ScoringOps } from '../../../api/scoring';
-import type { PolicyDocument } from '../domain/policy';
 
 /** The body of an operation's success answer, exactly as the client's `data` types it. */
 // biome-ignore lint/suspicious/noExplicitAny: FetchResponse's own constraint.
@@ -25,58 +22,22 @@ export type SessionEventPage = Ok<CloudOps['SessionsController_events']>;
 
 export type AgentPage = Ok<CloudOps['DaemonController_agents']>;
 
+export type Tenant = Ok<CloudOps['OrganizationsController_get']>;
+
+export type MachineList = Ok<CloudOps['MachinesController_list']>;
+export type MachineView = MachineList['machines'][number];
+
 type DeployTokenList = Ok<CloudOps['DeployTokensController_list']>;
 export type DeployTokenView = DeployTokenList['deploy_tokens'][number];
 export type CreatedDeployToken = Ok<CloudOps['DeployTokensController_create']>;
 
+export type ApiKeyList = Ok<CloudOps['ApiKeysController_list']>;
+export type ApiKeyView = ApiKeyList['api_keys'][number];
+export type CreatedApiKey = Ok<CloudOps['ApiKeysController_create']>;
+
 export type ScoreDetail = Ok<ScoringOps['ScoresController_detail']>;
 export type Justification = Ok<ScoringOps['ScoresController_justification']>;
 export type PolicyWrapper = Ok<ScoringOps['PoliciesController_get']>;
-
-// Not typed by the generated documents yet (their 200/201 answers have no schema there).
-
-export interface Tenant {
-  id: string;
-  name: string;
-  created_at: string;
-}
-
-export interface MachineView {
-  machine_id: string;
-  hostname: string | null;
-  os: string | null;
-  arch: string | null;
-  daemon_version: string | null;
-  token_prefix: string;
-  deploy_token_id: string | null;
-  registered_at: string;
-  rotated_at: string;
-  first_ingest_at: string | null;
-  last_seen_at: string | null;
-  revoked_at: string | null;
-}
-
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  prefix: string;
-  created_at: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-}
-
-export interface CreatedApiKey {
-  id: string;
-  name: string;
-  key: string;
-  prefix: string;
-  created_at: string;
-  expires_at: string | null;
-  customer_id: string;
-}
-
-export interface PolicyVersion {
-  version: number;
-  policies: PolicyDocument;
-  updated_at: string;
-}
+export type PolicyVersions = Ok<ScoringOps['PoliciesController_versions']>;
+export type PolicyVersion = PolicyVersions['versions'][number];
+export type PolicyVerdict = Ok<ScoringOps['PoliciesController_validate']>;
