@@ -1,11 +1,10 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Client } from 'openapi-fetch';
-import type { operations } from '../../../api/control-plane';
 import { answer } from '../../../shared/api-client';
 import { ControlPlane, useControlPlane } from './client';
-import { FlowSummary, MintedToken, TenantDetail, TenantList } from './types';
+import { FlowSummary, MintedToken, TenantList, TenantRequestBody } from './types';
 
-/** An answer whose body the generated types do not describe yet: the local type says what it is. */
+/** An answer whose body the API document does not describe yet: the local type says what it is. */
 type Call = Promise<{ response: Response; data?: unknown; error?: unknown }>;
 const typed = <T>(call: Call) => answer<T>(call as Promise<{ data?: T; error?: unknown; response: Response }>);
 
@@ -48,18 +47,15 @@ export function useTenant(slug: string) {
   const client = useControlPlane();
   return useQuery({
     queryKey: tenantKeys.detail(slug),
-    queryFn: () => typed<TenantDetail>(client.GET('/v1/tenants/{slug}', { params: { path: { slug } } })),
+    queryFn: () => answer(client.GET('/v1/tenants/{slug}', { params: { path: { slug } } })),
   });
 }
-
-/** The request body as the control plane's document describes it. */
-export type TenantRequestBody = operations['TenantsController_request']['requestBody']['content']['application/json'];
 
 export function useRequestTenant() {
   const client = useControlPlane();
   const queries = useQueryClient();
   return useMutation({
-    mutationFn: (body: TenantRequestBody) => typed<FlowSummary>(client.POST('/v1/tenants', { body })),
+    mutationFn: (body: TenantRequestBody) => answer(client.POST('/v1/tenants', { body })),
     onSuccess: () => queries.invalidateQueries({ queryKey: tenantKeys.all }),
   });
 }
@@ -75,15 +71,15 @@ function run(client: ControlPlane, slug: string, command: FlowCommand): Promise<
   const path = { params: { path: { slug } } };
   switch (command.type) {
     case 'approve':
-      return typed(client.POST('/v1/tenants/{slug}/approve', path));
+      return answer(client.POST('/v1/tenants/{slug}/approve', path));
     case 'reject':
-      return typed(client.POST('/v1/tenants/{slug}/reject', { ...path, body: { reason: command.reason } }));
+      return answer(client.POST('/v1/tenants/{slug}/reject', { ...path, body: { reason: command.reason } }));
     case 'cancel':
-      return typed(client.POST('/v1/tenants/{slug}/cancel', { ...path, body: { reason: command.reason } }));
+      return answer(client.POST('/v1/tenants/{slug}/cancel', { ...path, body: { reason: command.reason } }));
     case 'resume':
-      return typed(client.POST('/v1/tenants/{slug}/resume', { ...path, body: {} }));
+      return answer(client.POST('/v1/tenants/{slug}/resume', { ...path, body: {} }));
     case 'deprovision':
-      return typed(
+      return answer(
         client.POST('/v1/tenants/{slug}/deprovision', { ...path, body: { justification: command.justification } }),
       );
   }
@@ -104,5 +100,5 @@ export function useFlowCommand(slug: string) {
  * after the dialog closes; the caller holds it in the dialog's state only.
  */
 export function mintIngestToken(client: ControlPlane, slug: string): Promise<MintedToken> {
-  return typed<MintedToken>(client.POST('/v1/tenants/{slug}/tokens', { params: { path: { slug } } }));
+  return answer(client.POST('/v1/tenants/{slug}/tokens', { params: { path: { slug } } }));
 }

@@ -1,5 +1,7 @@
-// The control plane's answers as libs/tenancy writes them (tenant-flows.ts, list-tenants.ts,
-// journal-stream.ts). Narrow local types until web/api/control-plane.ts carries the response schemas.
+// The control plane's answers: from its API document (web/api/control-plane.ts), and a narrow local
+// type for the tenant list (libs/tenancy list-tenants.ts) until the document describes it.
+
+import type { operations } from '../../../api/control-plane';
 
 export type FlowKind = 'onboard' | 'offboard';
 
@@ -21,72 +23,16 @@ export interface TenantList {
   next_cursor: string | null;
 }
 
-export interface FlowDetail {
-  flow_id: string;
-  flow_kind: FlowKind;
-  state: string;
-  presentation: string;
-  attempts: number;
-  next_retry_at: string | null;
-  last_error: string | null;
-  failed_step: string | null;
-  requester: string;
-  approver: string | null;
-  requested_at: string;
-  approved_at: string | null;
-  updated_at: string;
-  ended_at: string | null;
-  end_reason: string | null;
-}
+/** The JSON body of an operation's answer with that status, as the control plane's document describes it. */
+type Answer<O extends keyof operations, S extends number> =
+  operations[O]['responses'] extends Record<S, { content: { 'application/json': infer B } }> ? B : never;
 
-export interface Placement {
-  cell: string | null;
-  region: string;
-  database_name: string | null;
-  schema_version: string | null;
-}
-
-export interface TenantDetail extends FlowDetail {
-  slug: string;
-  organization_id: string;
-  name: string | null;
-  owner_email: string | null;
-  region: string | null;
-  plan_tier: string | null;
-  isolation: string | null;
-  security_profile_target: string | null;
-  dev_endpoints: number | null;
-  server_endpoints: number | null;
-  notes: string | null;
-  database_name: string | null;
-  cell: string | null;
-  placement: Placement;
-  activated_at: string | null;
-  tokens_minted: number;
-  deprovision: (FlowDetail & { justification: string }) | null;
-  poll_url: string;
-  stream_url: string;
-}
-
-/** What every command answers: the flow it acted on. */
-export interface FlowSummary {
-  slug: string;
-  flow_id?: string;
-  flow_kind?: FlowKind;
-  state: string;
-  presentation?: string;
-  poll_url: string;
-  stream_url: string;
-}
-
-export interface MintedToken {
-  token: string;
-  token_id: string;
-  prefix: string;
-  organization_id: string;
-  slug: string;
-  created_at: string;
-}
+export type TenantDetail = Answer<'TenantsController_detail', 200>;
+export type OffboardDetail = NonNullable<TenantDetail['deprovision']>;
+/** What every command on a flow answers: the flow it acted on. */
+export type FlowSummary = Answer<'TenantsController_approve', 200>;
+export type MintedToken = Answer<'TenantsController_mintToken', 201>;
+export type TenantRequestBody = operations['TenantsController_request']['requestBody']['content']['application/json'];
 
 /** Every state a listed tenant can show (the `?state=` filter). */
 export const LISTABLE_STATES = [

@@ -1,16 +1,10 @@
 import { Alert, Stack, Title } from '@mantine/core';
-import { TenantDetail } from '../api/types';
+import { OffboardDetail, TenantDetail } from '../api/types';
 import { FieldRow, Fields, When } from './fields';
 import { PresentationBadge, StateBadge } from './state-badge';
 
 /** A failing or paused flow: what failed, how often, and when it runs again. */
-export function RetryNotice({
-  flow,
-  label,
-}: {
-  flow: TenantDetail | NonNullable<TenantDetail['deprovision']>;
-  label: string;
-}) {
+export function RetryNotice({ flow, label }: { flow: TenantDetail | OffboardDetail; label: string }) {
   if (flow.state !== 'failed' && flow.state !== 'paused' && !flow.last_error) return null;
   const paused = flow.state === 'paused';
   return (

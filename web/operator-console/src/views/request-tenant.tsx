@@ -86,7 +86,7 @@ function RequestForm() {
     if (Object.keys(local).length > 0) return;
     try {
       const accepted = await request.mutateAsync(requestBody(values));
-      navigate(`/tenants/${encodeURIComponent(accepted.slug ?? values.slug)}`);
+      navigate(`/tenants/${encodeURIComponent(accepted.slug)}`);
     } catch (error) {
       setServer(
         error instanceof ApiError ? { ...errorsFromDetail(error.body.detail ?? ''), refusal: error } : NO_REFUSAL,

@@ -48,7 +48,7 @@ export function TenantDetailView() {
       <ErrorAlert error={detail.error} />
       {tenant && flow && actions && (
         <>
-          <Group gap="xs" aria-label="Status">
+          <Group gap="xs" role="group" aria-label="Status">
             <Text size="sm">State</Text>
             <StateBadge state={tenant.state} />
             <Text size="sm">Presentation</Text>
