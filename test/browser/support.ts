@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Page, TestInfo } from '@playwright/test';
@@ -72,4 +73,38 @@ export async function ingestSession(
     platform: 'claude-code',
   });
   await post('/v1/events/ingest', { events });
+}
+
+/** A UUID of version 5's shape, as daemons send session ids. */
+export function sessionId(): string {
+  const hex = randomBytes(16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** Polls the cloud API, as the daemon's deploy token, until `ready` holds for the answer. */
+export async function waitForEvents(query: string, ready: (events: { id: string }[]) => boolean) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const response = await fetch(`${stack.cloudApi}/v1/events?${query}`, {
+      headers: { authorization: `Bearer ${stack.deployToken}` },
+    });
+    const { events } = (await response.json()) as { events: { id: string }[] };
+    if (ready(events)) return events;
+    if (Date.now() > deadline) throw new Error(`events matching ${query} did not arrive within 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/** Opens a console and signs in through the development identity provider's page it redirects to. */
+export async function signIn(page: Page, consoleUrl: string, user: string, choice?: { role?: string }) {
+  await page.goto(consoleUrl);
+  await signInOnProviderPage(page, user, choice);
+}
+
+/** On the development identity provider's sign-in page: picks the user (and role), signs in. */
+export async function signInOnProviderPage(page: Page, user: string, choice?: { role?: string }) {
+  await page.getByRole('radio', { name: user }).check();
+  if (choice?.role) await page.getByRole('radio', { name: choice.role }).check();
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByLabel('Signed in as').filter({ hasText: user }).waitFor();
 }
