@@ -103,7 +103,10 @@ export async function signIn(page: Page, consoleUrl: string, user: string, choic
 
 /** On the development identity provider's sign-in page: picks the user (and role), signs in. */
 export async function signInOnProviderPage(page: Page, user: string, choice?: { role?: string }) {
-  await page.getByRole('radio', { name: user }).check();
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  const offered = page.getByRole('radio', { name: user });
+  if ((await offered.count()) > 0) await offered.check();
+  else await page.getByLabel('Email').fill(user);
   if (choice?.role) await page.getByRole('radio', { name: choice.role }).check();
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByLabel('Signed in as').filter({ hasText: user }).waitFor();
