@@ -13,7 +13,7 @@ const ALL = '';
 export function TenantListView() {
   const [params, setParams] = useSearchParams();
   const raw = params.get('state') ?? ALL;
-  const state = (LISTABLE_STATES as readonly string[]).includes(raw) ? raw : null;
+  const state = LISTABLE_STATES.find((listable) => listable === raw) ?? null;
   const { canWrite } = useSession();
   const list = useTenantList(state);
   const tenants = list.data?.pages.flatMap((page) => page.tenants) ?? [];
