@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Page, TestInfo } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, Page, TestInfo } from '@playwright/test';
 
 /** What stack.ts started, from the environment it set. */
 export const stack = {
@@ -29,10 +30,13 @@ function required(name: string): string {
 }
 
 /**
- * A screenshot of a main view, attached to the test report; with CONSOLE_SCREENSHOTS set to a folder
- * (docs/console for the README's tour), also written there under `name`.png.
+ * A main view: checked for accessibility, then its screenshot attached to the test report; with
+ * CONSOLE_SCREENSHOTS set to a folder (docs/console for the README's tour), also written there.
  */
 export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  // The pointer rests where the last click was: judge and show the view as it reads, not a hover state.
+  await page.mouse.move(0, 0);
+  await expectAccessible(page, name);
   const body = await page.screenshot({ fullPage: true, animations: 'disabled' });
   await testInfo.attach(name, { body, contentType: 'image/png' });
   const folder = process.env.CONSOLE_SCREENSHOTS;
@@ -110,4 +114,21 @@ export async function signInOnProviderPage(page: Page, user: string, choice?: { 
   if (choice?.role) await page.getByRole('radio', { name: choice.role }).check();
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByLabel('Signed in as').filter({ hasText: user }).waitFor();
+}
+
+/**
+ * The view as a screen reader and a keyboard meet it: axe-core's WCAG 2.1 A and AA rules, with no
+ * serious or critical violation allowed.
+ */
+export async function expectAccessible(page: Page, view: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const grave = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  expect(
+    grave.map(
+      (violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target).join(', ')})`,
+    ),
+    `accessibility of ${view}`,
+  ).toEqual([]);
 }

@@ -8,6 +8,7 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, Outlet, RouteObject, RouterProvider, useNavigate } from 'react-router';
 import { AuthProvider, useAuth, userManagerFor } from './auth';
 import { loadSettings } from './settings';
+import { contrastVariables, theme } from './theme';
 
 /**
  * Mounts a console: its settings from its server, the sign-in, the query cache and the router. Every
@@ -26,7 +27,7 @@ export async function startConsole(title: string, routes: RouteObject[], shell: 
     ]);
     root.render(
       <StrictMode>
-        <MantineProvider>
+        <MantineProvider theme={theme} cssVariablesResolver={contrastVariables}>
           <Notifications />
           <AuthProvider manager={manager}>
             <QueryClientProvider client={queries}>
