@@ -43,7 +43,7 @@ export function VersionDiff({ diffs, label }: { diffs: FieldDiff[]; label: strin
               </Stack>
             </Table.Td>
             <Table.Td>
-              <Values values={diff.added} sign="+" colour="green.9" />
+              <Values values={diff.added} sign="+" colour="green" />
             </Table.Td>
             <Table.Td>
               <Values values={diff.removed} sign="−" colour="red.9" />
