@@ -24,7 +24,7 @@ async function journal(page: Page) {
   return page.getByRole('list', { name: 'Flow journal' });
 }
 
-test('an operator requests a tenant; a second operator approves it; the journal follows live; a viewer sees no write action', async ({
+test('an operator requests a tenant; a second operator approves it; the journal follows live; a viewer sees no write action; the tenant is deprovisioned with a second approval', async ({
   browser,
 }, testInfo) => {
   // Alice reaches the console through a relay the test can cut, as a network drop would.
@@ -98,6 +98,22 @@ test('an operator requests a tenant; a second operator approves it; the journal 
   expect(raw.length).toBeGreaterThan(20);
   await alice.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
   expect(await alice.content()).not.toContain(raw);
+
+  // Deprovisioning: a justification the spec refuses (under 20 characters), then one it accepts; the
+  // offboard flow waits on the same approval card for the second operator.
+  await alice.getByRole('button', { name: 'Deprovision' }).click();
+  const dialog = alice.getByRole('dialog', { name: `Deprovision ${slug}` });
+  await dialog.getByLabel('Justification').fill('too short');
+  await dialog.getByRole('button', { name: 'Request deprovisioning' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('422');
+  await dialog.getByLabel('Justification').fill('customer ended the pilot; data to be erased');
+  await dialog.getByRole('button', { name: 'Request deprovisioning' }).click();
+  await expect(alice.getByRole('heading', { name: 'Deprovisioning awaits approval' })).toBeVisible();
+  await expect(alice.getByText('Another operator must approve this request.')).toBeVisible();
+  await expect(alice.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+  await expect(aliceJournal).toContainText('DeprovisionRequested');
+  await bob.getByRole('button', { name: 'Approve' }).click();
+  await expect(aliceJournal).toContainText('DatabaseDropped', { timeout: 60_000 });
 
   await alice.getByRole('link', { name: 'Tenants', exact: true }).click();
   await expect(alice.getByRole('table', { name: 'Tenants' })).toContainText(slug);

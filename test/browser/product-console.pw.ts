@@ -66,14 +66,26 @@ test('an analyst finds a session with a high-risk event, reads its explanation a
   ]);
   await expect(total).toContainText('6');
 
-  // How long a signed-in analyst waits for the first page of sessions, from a click on the menu.
+  // How long the first page of sessions takes: from a click on the menu once signed in, and from
+  // navigating to the deep link in a fresh tab (the time spent on the sign-in page excluded).
+  // Recorded in the report, not asserted.
   const clicked = Date.now();
   await page.getByRole('link', { name: 'Sessions', exact: true }).click();
   await page.getByRole('table', { name: 'Sessions' }).getByRole('row').nth(1).waitFor();
+  const inApp = Date.now() - clicked;
+  const fresh = await page.context().newPage();
+  const navigated = Date.now();
+  await fresh.goto(`${stack.productConsole}/sessions`);
+  await fresh.getByRole('button', { name: 'Sign in' }).waitFor();
+  const toSignIn = Date.now() - navigated;
+  const submitted = Date.now();
+  await signInOnProviderPage(fresh, 'analyst@example.com');
+  await fresh.getByRole('table', { name: 'Sessions' }).getByRole('row').nth(1).waitFor();
   testInfo.annotations.push({
-    type: 'first session list (ms, after sign-in)',
-    description: String(Date.now() - clicked),
+    type: 'first session list',
+    description: `${inApp} ms from the menu; ${toSignIn} ms to the sign-in page + ${Date.now() - submitted} ms from its submit`,
   });
+  await fresh.close();
 
   await page.getByRole('link', { name: 'Events', exact: true }).click();
   await page.getByLabel('Minimum risk').fill('50');
@@ -124,13 +136,15 @@ test('an admin creates a deploy token and sees it once; edits the policy, is tol
   await signIn(page, stack.productConsole, 'admin@example.com');
 
   await page.getByRole('link', { name: 'Deploy tokens' }).click();
+  // By keyboard alone: type the name, Enter creates, Escape closes the dialog.
   await page.getByLabel('Token name').fill('laptops');
-  await page.getByRole('button', { name: 'Create deploy token' }).click();
+  await page.getByLabel('Token name').press('Enter');
   const created = page.getByRole('dialog', { name: 'Deploy token created' });
   const raw = await created.getByLabel('New deploy token').inputValue();
   expect(raw).toMatch(/^svc_deploy_/);
   await expect(created).toContainText('You will not see it again');
-  await created.getByRole('button', { name: 'Done' }).click();
+  await page.keyboard.press('Escape');
+  await expect(created).toBeHidden();
   await expect(page.getByRole('table', { name: 'Deploy tokens' })).toContainText('laptops');
   await screenshot(page, testInfo, 'product-deploy-tokens');
   expect(await page.content()).not.toContain(raw);

@@ -68,8 +68,15 @@ describe('actionsFor', () => {
     expect(actionsFor(running, 'operator', 'carol').cancel).toBe(false);
   });
 
-  it('offers no mint once the tenant has ended', () => {
-    expect(actionsFor(tenant('pending-approval'), 'operator', 'bob').mint).toBe(true);
-    expect(actionsFor(tenant('cancelled'), 'operator', 'bob').mint).toBe(false);
+  it('offers mint from db-ready on (a migrated database) while the tenant lives', () => {
+    const migrated = { placement: { schema_version: '1733443200000' } };
+    expect(actionsFor(tenant('pending-approval'), 'operator', 'bob').mint).toBe(false);
+    expect(actionsFor({ ...tenant('provisioned'), placement: { schema_version: null } }, 'operator', 'bob').mint).toBe(
+      false,
+    );
+    expect(actionsFor({ ...tenant('db-ready'), ...migrated }, 'operator', 'bob').mint).toBe(true);
+    expect(actionsFor({ ...tenant('paused'), ...migrated }, 'operator', 'bob').mint).toBe(true);
+    expect(actionsFor({ ...tenant('cancelled'), ...migrated }, 'operator', 'bob').mint).toBe(false);
+    expect(actionsFor({ ...tenant('db-ready'), ...migrated }, 'viewer', 'vera').mint).toBe(false);
   });
 });

@@ -11,6 +11,8 @@ export interface FlowFacts {
 
 export interface TenantFacts extends FlowFacts {
   deprovision: FlowFacts | null;
+  /** Non-null schema_version: the database is real and migrated (db-ready, spec §3). */
+  placement?: { schema_version: string | null } | null;
 }
 
 export interface CurrentFlow extends FlowFacts {
@@ -67,8 +69,8 @@ export function actionsFor(tenant: TenantFacts, role: Role, subject: string | un
     reject: awaitingApproval && write,
     cancel: write && cancellable.includes(flow.state),
     resume: write && flow.state === 'paused',
-    // Offered while the tenant lives; before db-ready the control plane's 409 says why not.
-    mint: write && !isEnded(tenant.state),
+    // Ingest tokens from db-ready on (spec §4): while the tenant lives and its database is migrated.
+    mint: write && !isEnded(tenant.state) && tenant.placement?.schema_version != null,
     deprovision: write && flow.kind === 'onboard' && DEPROVISIONABLE.includes(tenant.state),
     awaitingApproval,
     ownRequest: awaitingApproval && isRequester(subject, flow.requester),
