@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Group, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useApis } from '../api/api-context';
@@ -9,6 +9,7 @@ import { ConfirmModal } from '../components/confirm-modal';
 import { CreateForm } from '../components/create-form';
 import { CredentialStatus } from '../components/credential-status';
 import { QueryState } from '../components/query-state';
+import { RevokeButton } from '../components/revoke-button';
 import { SecretModal } from '../components/secret-modal';
 import { formatTime } from '../domain/time';
 
@@ -97,18 +98,13 @@ export default function ApiKeys() {
                     </Table.Td>
                     <Table.Td>
                       {!key.revoked_at && (
-                        <Button
-                          size="xs"
-                          color="red"
-                          variant="light"
-                          aria-label={`Revoke API key ${key.name}`}
+                        <RevokeButton
+                          what={`API key ${key.name}`}
                           onClick={() => {
                             revoke.reset();
                             setRevoking(key);
                           }}
-                        >
-                          Revoke
-                        </Button>
+                        />
                       )}
                     </Table.Td>
                   </Table.Tr>

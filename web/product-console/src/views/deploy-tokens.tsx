@@ -1,4 +1,4 @@
-import { Button, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useCreateDeployToken, useDeployTokens, useRevokeDeployToken } from '../api/credentials';
@@ -7,6 +7,7 @@ import { ConfirmModal } from '../components/confirm-modal';
 import { CreateForm } from '../components/create-form';
 import { CredentialStatus } from '../components/credential-status';
 import { QueryState } from '../components/query-state';
+import { RevokeButton } from '../components/revoke-button';
 import { SecretModal } from '../components/secret-modal';
 import { formatTime } from '../domain/time';
 
@@ -75,18 +76,13 @@ export default function DeployTokens() {
                     </Table.Td>
                     <Table.Td>
                       {!token.revoked_at && (
-                        <Button
-                          size="xs"
-                          color="red"
-                          variant="light"
-                          aria-label={`Revoke deploy token ${token.name}`}
+                        <RevokeButton
+                          what={`deploy token ${token.name}`}
                           onClick={() => {
                             revoke.reset();
                             setRevoking(token);
                           }}
-                        >
-                          Revoke
-                        </Button>
+                        />
                       )}
                     </Table.Td>
                   </Table.Tr>

@@ -1,4 +1,4 @@
-import { Button, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useMachines, useRevokeMachine } from '../api/credentials';
@@ -6,6 +6,7 @@ import type { MachineView } from '../api/types';
 import { ConfirmModal } from '../components/confirm-modal';
 import { CredentialStatus } from '../components/credential-status';
 import { QueryState } from '../components/query-state';
+import { RevokeButton } from '../components/revoke-button';
 import { formatTime } from '../domain/time';
 
 export default function Machines() {
@@ -60,18 +61,13 @@ export default function Machines() {
                     </Table.Td>
                     <Table.Td>
                       {!m.revoked_at && (
-                        <Button
-                          size="xs"
-                          color="red"
-                          variant="light"
-                          aria-label={`Revoke machine ${m.machine_id}`}
+                        <RevokeButton
+                          what={`machine ${m.machine_id}`}
                           onClick={() => {
                             revoke.reset();
                             setRevoking(m);
                           }}
-                        >
-                          Revoke
-                        </Button>
+                        />
                       )}
                     </Table.Td>
                   </Table.Tr>
