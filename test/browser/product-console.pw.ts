@@ -196,5 +196,16 @@ test('an admin creates a deploy token and sees it once; edits the policy, is tol
   }
   // The console's own session key is listed, marked as this session.
   await page.getByRole('link', { name: 'API keys', exact: true }).click();
-  await expect(page.getByRole('table', { name: 'API keys' })).toContainText('this session');
+  const keys = page.getByRole('table', { name: 'API keys' });
+  await expect(keys.getByRole('row').filter({ hasText: 'this session' })).toContainText('active');
+
+  // Signing out revokes it: signed in again, the earlier session's key is listed as revoked.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByText('You are signed out.')).toBeVisible();
+  await page.getByRole('link', { name: 'Sign in' }).click();
+  await signInOnProviderPage(page, 'admin@example.com');
+  await page.getByRole('link', { name: 'API keys', exact: true }).click();
+  const sessions = keys.getByRole('row').filter({ hasText: 'console session admin@example.com' });
+  await expect(sessions.filter({ hasText: 'this session' })).toContainText('active');
+  await expect(sessions.filter({ hasText: 'revoked' })).not.toHaveCount(0);
 });

@@ -24,6 +24,8 @@ export function userManagerFor(settings: ConsoleSettings): UserManager {
 
 interface Auth {
   user: User | null;
+  /** Signing out: the user is gone on purpose, so no view sends the browser to sign in again. */
+  signingOut: boolean;
   /** The access token the APIs verify. */
   token: string;
   /** Sends the browser to the identity provider, coming back to `returnTo` (a path of this console). */
@@ -39,6 +41,7 @@ const AuthContext = createContext<Auth | null>(null);
 
 export function AuthProvider({ manager, children }: { manager: UserManager; children: ReactNode }) {
   const [user, setUser] = useState<User | null>(null);
+  const [signingOut, setSigningOut] = useState(false);
   const [tasks] = useState(() => new Set<() => Promise<void>>());
 
   useEffect(() => {
@@ -60,6 +63,7 @@ export function AuthProvider({ manager, children }: { manager: UserManager; chil
   );
 
   const signOut = useCallback(async () => {
+    setSigningOut(true);
     await Promise.allSettled([...tasks].map((task) => task()));
     const endSession = (await manager.metadataService.getMetadata()).end_session_endpoint;
     const idToken = user?.id_token;
@@ -85,8 +89,8 @@ export function AuthProvider({ manager, children }: { manager: UserManager; chil
   }, [manager]);
 
   const value = useMemo<Auth>(
-    () => ({ user, token: user?.access_token ?? '', signIn, signOut, onSignOut, completeSignIn }),
-    [user, signIn, signOut, onSignOut, completeSignIn],
+    () => ({ user, signingOut, token: user?.access_token ?? '', signIn, signOut, onSignOut, completeSignIn }),
+    [user, signingOut, signIn, signOut, onSignOut, completeSignIn],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

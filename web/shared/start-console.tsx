@@ -43,10 +43,11 @@ export async function startConsole(title: string, routes: RouteObject[], shell: 
 }
 
 function RequireSignIn({ children }: { children: ReactNode }) {
-  const { user, signIn } = useAuth();
+  const { user, signingOut, signIn } = useAuth();
   useEffect(() => {
-    if (!user) void signIn();
-  }, [user, signIn]);
+    if (!user && !signingOut) void signIn();
+  }, [user, signingOut, signIn]);
+  if (signingOut) return <Waiting label="Signing out…" />;
   if (!user) return <Waiting label="Signing in…" />;
   return children;
 }
