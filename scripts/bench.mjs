@@ -13,7 +13,7 @@ import { benchOptions } from './bench/options.mjs';
 import { progressReader, rateOf } from './bench/progress.mjs';
 import { queryLatencies, replayAll } from './bench/queries.mjs';
 import { kafkaLibs, producerPerformance, rawCopy } from './bench/references.mjs';
-import { renderTable } from './bench/report.mjs';
+import { efficiency, renderTable } from './bench/report.mjs';
 import { cpuSeconds, peakRssMb, serverCpuSeconds, startApp, stopApp } from './bench/stack.mjs';
 import {
   build,
@@ -43,6 +43,7 @@ const env = {
   INGEST_RATE_LIMIT_BURST: '1000000',
 };
 const logDir = path.join(root, 'bench', 'results', `${stamp}-logs`);
+const E2E_PREBUILT_MAX = 400_000;
 
 ensureDependencies();
 if (options.build) build();
@@ -120,17 +121,34 @@ async function run() {
 
   // CPU per accepted event is steadier than a rate on a shared machine: it is what each request costs.
   const apiCpu = () => cpuSeconds(apps['cloud-api'].child.pid);
-  const measured = async (batches) => {
-    const before = apiCpu();
+  const ownCpu = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1e6;
+  };
+  // The load generator shares the two cores: its items are generated and serialized before the
+  // timed phase, and what that cost is kept apart from what sending them cost.
+  const prepared = (events, batch) => {
+    const before = ownCpu();
+    const batches = bench.prepareBatches(fleet.batches(events, batch));
+    const items = batches.reduce((n, b) => n + b.size, 0);
+    return { batches, items, prepareCpuUsPerEvent: ((ownCpu() - before) * 1e6) / Math.max(1, items) };
+  };
+  const measured = async ({ batches, prepareCpuUsPerEvent }) => {
+    const [api, own] = [apiCpu(), ownCpu()];
     const sent = accepted(await bench.sendBatches(batches, send));
-    return { ...sent, apiCpuUsPerEvent: ((apiCpu() - before) * 1e6) / sent.accepted };
+    return {
+      ...sent,
+      apiCpuUsPerEvent: ((apiCpu() - api) * 1e6) / sent.accepted,
+      loadGeneratorCpuUsPerEvent: ((ownCpu() - own) * 1e6) / sent.accepted,
+      prepareCpuUsPerEvent,
+    };
   };
   // The ingest path alone first (a burst Kafka absorbs while the read side is down or behind); its
   // events are the backlog the projector then starts on, which gives the catch-up rate.
   say(`ingest accept rate, ingest path alone: ${options.aloneEvents} items at batch ${options.batch}…`);
   // A few unmeasured batches first: connections, JIT and the producer's metadata warm up.
   await bench.sendBatches(fleet.batches(20 * options.batch, options.batch), send);
-  result.ingestAlone = await measured(fleet.batches(options.aloneEvents, options.batch));
+  result.ingestAlone = await measured(prepared(options.aloneEvents, options.batch));
   say('projector catch-up: started on that backlog…');
   apps.projector = await startApp('projector', env, { ...options, logDir, stamp });
   const backlog = await progress.waitCaughtUp('events');
@@ -139,20 +157,17 @@ async function run() {
   say(
     `ingest accept rate, projector running: ${options.events} items at batch ${options.batch}, ${options.smallEvents} at batch 50…`,
   );
-  result.ingest500 = await measured(fleet.batches(options.events, options.batch));
-  result.ingest50 = await measured(fleet.batches(options.smallEvents, 50));
+  result.ingest500 = await measured(prepared(options.events, options.batch));
+  result.ingest50 = await measured(prepared(options.smallEvents, 50));
   await progress.waitCaughtUp('events');
 
   // What each process spent per event over a phase: it moves far less than rates with how fast the
   // shared machine happens to be, so it shows what a change saved. Postgres and the broker included.
-  const cpuNow = () => {
-    const { user, system } = process.cpuUsage();
-    return {
-      ...Object.fromEntries(Object.values(apps).map((a) => [a.app, cpuSeconds(a.child.pid)])),
-      ...serverCpuSeconds(),
-      bench: (user + system) / 1e6,
-    };
-  };
+  const cpuNow = () => ({
+    ...Object.fromEntries(Object.values(apps).map((a) => [a.app, cpuSeconds(a.child.pid)])),
+    ...serverCpuSeconds(),
+    bench: ownCpu(),
+  });
   const cpuPerEvent = (from, to, events) =>
     Object.fromEntries(
       Object.keys(to)
@@ -160,14 +175,23 @@ async function run() {
         .map((key) => [key, ((to[key] - from[key]) * 1e6) / events]),
     );
 
+  // What the phase is expected to send, with a margin, built up front (at most about 110 MB of bodies);
+  // a phase that outruns it goes on with batches built as it sends. What it leaves unsent is sent
+  // after it, unmeasured, so the fleet's traffic (and the sessions the queries probe) stays whole.
+  const expected = Math.ceil((result.ingest500.rate * options.durationS * 1.25) / options.batch) * options.batch;
+  const e2eBatches = prepared(Math.min(expected, E2E_PREBUILT_MAX), options.batch);
+  let e2eSent = 0;
   say(`sustained end-to-end: offering as fast as accepted for ${options.durationS}s, then until projected…`);
   const before = (await progress.applied()).events ?? 0;
   const e2eCpu = cpuNow();
   const e2eStart = performance.now();
-  const offered = await bench.sendBatches(fleet.batches(Number.MAX_SAFE_INTEGER, options.batch), {
-    ...send,
-    durationMs: options.durationS * 1000,
-  });
+  const offered = await bench.sendBatches(
+    (function* () {
+      while (e2eSent < e2eBatches.batches.length) yield e2eBatches.batches[e2eSent++];
+      yield* fleet.batches(Number.MAX_SAFE_INTEGER, options.batch);
+    })(),
+    { ...send, durationMs: options.durationS * 1000 },
+  );
   const lagAtEnd = (await progress.highWatermark()) - ((await progress.applied()).events ?? 0);
   const projected = await progress.waitCaughtUp('events');
   result.endToEnd = {
@@ -176,7 +200,12 @@ async function run() {
     lagWhenOfferEnded: lagAtEnd,
     rate: (projected.target - before) / ((projected.at - e2eStart) / 1000),
     cpuUsPerEvent: cpuPerEvent(e2eCpu, cpuNow(), projected.target - before),
+    prebuilt: e2eBatches.items,
+    prepareCpuUsPerEvent: e2eBatches.prepareCpuUsPerEvent,
   };
+  await bench.sendBatches(e2eBatches.batches.slice(e2eSent), send);
+  e2eBatches.batches.length = 0;
+  await progress.waitCaughtUp('events');
 
   say('scoring worker: started on the whole backlog…');
   apps['scoring-worker'] = await startApp('scoring-worker', env, { ...options, logDir, stamp });
@@ -252,6 +281,7 @@ async function run() {
     };
   }
   result.references.copy = await rawCopy(env.DATABASE_URL);
+  result.efficiency = efficiency(result);
 
   const table = renderTable(result);
   console.log(`\n${table}\n`);

@@ -1,7 +1,16 @@
 import { gzipSync } from 'node:zlib';
 import type { DaemonIdentity, FleetBatch } from './domain/fleet';
 
-export interface SendOptions {
+/** A batch whose request body is already built, so sending it costs the generator no JSON work. */
+export interface PreparedBatch {
+  daemon: number;
+  /** Items in the body. */
+  size: number;
+  body: Buffer;
+  gzip: boolean;
+}
+
+export interface SendOptions<B = FleetBatch> {
   apiUrl: string;
   /** Service token of each daemon, by daemon index. */
   tokens: readonly string[];
@@ -12,7 +21,7 @@ export interface SendOptions {
   /** Stop offering after this many ms even if batches are left. */
   durationMs?: number;
   /** Called with each accepted batch and the moment its 200 arrived (after the Kafka ack). */
-  onAccepted?: (batch: FleetBatch, ackedAt: number) => void;
+  onAccepted?: (batch: B, ackedAt: number) => void;
 }
 
 export interface SendResult {
@@ -22,6 +31,24 @@ export interface SendResult {
   statuses: Record<string, number>;
   bytes: number;
   elapsedMs: number;
+}
+
+function bodyOf(items: FleetBatch['items'], gzip: boolean): Buffer {
+  const json = Buffer.from(JSON.stringify({ events: items }));
+  return gzip ? gzipSync(json) : json;
+}
+
+const sizeOf = (batch: FleetBatch | PreparedBatch) => ('body' in batch ? batch.size : batch.items.length);
+
+/**
+ * Builds every batch's body up front, so that a timed phase spends the shared cores on the system
+ * under test rather than on generating and serializing the fleet's items. Only the bodies are kept.
+ */
+export function prepareBatches(batches: Iterable<FleetBatch>, gzip = false): PreparedBatch[] {
+  const prepared: PreparedBatch[] = [];
+  for (const { daemon, items } of batches)
+    prepared.push({ daemon, size: items.length, body: bodyOf(items, gzip), gzip });
+  return prepared;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -57,7 +84,10 @@ export async function registerDaemons(
  * flight, paced to `rate` when set. A request counts as accepted only on HTTP 200, which the API
  * answers after the broker acknowledged every record.
  */
-export async function sendBatches(batches: Iterable<FleetBatch>, options: SendOptions): Promise<SendResult> {
+export async function sendBatches<B extends FleetBatch | PreparedBatch>(
+  batches: Iterable<B>,
+  options: SendOptions<B>,
+): Promise<SendResult> {
   const iterator = batches[Symbol.iterator]();
   const result: SendResult = { requests: 0, accepted: 0, failed: 0, statuses: {}, bytes: 0, elapsedMs: 0 };
   const start = performance.now();
@@ -71,12 +101,12 @@ export async function sendBatches(batches: Iterable<FleetBatch>, options: SendOp
       if (options.rate) {
         // Pacing by schedule, not by sleeping a fixed gap, so slow responses do not lower the offered load.
         const due = start + (offered / options.rate) * 1000;
-        offered += batch.items.length;
+        offered += sizeOf(batch);
         const wait = due - performance.now();
         if (wait > 0) await sleep(wait);
       }
-      const json = JSON.stringify({ events: batch.items });
-      const body = options.gzip ? gzipSync(json) : json;
+      const gzip = 'body' in batch ? batch.gzip : (options.gzip ?? false);
+      const body = 'body' in batch ? batch.body : bodyOf(batch.items, gzip);
       result.bytes += body.length;
       result.requests++;
       const response = await fetch(`${options.apiUrl}/v1/ingest`, {
@@ -84,17 +114,17 @@ export async function sendBatches(batches: Iterable<FleetBatch>, options: SendOp
         headers: {
           'content-type': 'application/json',
           authorization: `Bearer ${options.tokens[batch.daemon]}`,
-          ...(options.gzip ? { 'content-encoding': 'gzip' } : {}),
+          ...(gzip ? { 'content-encoding': 'gzip' } : {}),
         },
         body,
       }).catch((error: Error) => ({ status: `error: ${error.message}`, ok: false, text: async () => '' }));
       await response.text();
       result.statuses[String(response.status)] = (result.statuses[String(response.status)] ?? 0) + 1;
       if (response.status === 200) {
-        result.accepted += batch.items.length;
+        result.accepted += sizeOf(batch);
         options.onAccepted?.(batch, performance.now());
       } else {
-        result.failed += batch.items.length;
+        result.failed += sizeOf(batch);
       }
     }
   };
