@@ -14,9 +14,9 @@ export function consoleConfig(name: 'product-console' | 'operator-console'): Use
       outDir: path.join(web, '..', 'dist', 'web', name),
       emptyOutDir: true,
       sourcemap: true,
-      // The size check (scripts/console-size.mjs) reads the manifest to find the initial chunks.
+      // The size check (scripts/console-checks.mjs) reads the manifest to find the initial chunks.
       manifest: true,
-      // The budget that matters is the gzipped initial load, which scripts/console-size.mjs checks.
+      // The budget that matters is the gzipped initial load, which scripts/console-checks.mjs checks.
       chunkSizeWarningLimit: 2048,
       rollupOptions: {
         // React libraries mark their modules "use client" for server components; a browser bundle has no use for it.

@@ -1,6 +1,9 @@
 #!/usr/bin/env node
-// After `vite build`: the JavaScript a console's first page load needs (its entry chunk and the chunks
-// the entry imports statically; lazy routes excluded), gzipped. Fails the build above the budget.
+// After `vite build`, two checks that fail the build:
+// - the JavaScript a console's first page load needs (its entry chunk and the chunks the entry imports
+//   statically; lazy routes excluded), gzipped, stays within the budget;
+// - nothing of the operator surface ships to customers: no file of the product console's build names
+//   the control plane's proxy prefix or its tenant routes.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -25,6 +28,19 @@ for (const name of ['product-console', 'operator-console']) {
   const kb = (bytes / 1024).toFixed(1);
   console.log(`${name}: initial JavaScript ${kb} KB gzipped (${initial.size} chunks; budget ${BUDGET_KB} KB)`);
   if (bytes > BUDGET_KB * 1024) over = true;
+}
+const OPERATOR_MARKERS = ['/api/control-plane', '/v1/tenants'];
+const productDir = path.join(root, 'dist', 'web', 'product-console');
+const leaks = fs
+  .readdirSync(productDir, { recursive: true })
+  .filter((file) => /\.(js|html|map)$/.test(file))
+  .flatMap((file) => {
+    const text = fs.readFileSync(path.join(productDir, file), 'utf8');
+    return OPERATOR_MARKERS.filter((marker) => text.includes(marker)).map((marker) => `${file}: ${marker}`);
+  });
+if (leaks.length > 0) {
+  console.error(`the product console's build contains operator routes: ${leaks.join(', ')}`);
+  process.exit(1);
 }
 if (over) {
   console.error(
