@@ -117,7 +117,11 @@ function renderConfig() {
 
 function formatStorage() {
   if (fs.existsSync(path.join(dataDir, 'meta.properties'))) return;
-  const clusterId = randomBytes(16).toString('base64url');
+  // kafka-storage's argument parser reads an id that starts with '-' as an option and refuses to
+  // format (one start in 64); Kafka's own Uuid.randomUuid() draws again in that case too.
+  let clusterId;
+  do clusterId = randomBytes(16).toString('base64url');
+  while (clusterId.startsWith('-'));
   log(`formatting KRaft storage (cluster ${clusterId})`);
   const [args] = java('kafka.tools.StorageTool', ['format', '-t', clusterId, '-c', propsFile]);
   const res = spawnSync('java', args, { encoding: 'utf8' });
