@@ -23,17 +23,19 @@ export class CheckpointStore {
   }
 
   /**
-   * The checkpoint, or 'moving' while a transaction is changing it (a commit, a rebuild's swap):
-   * never waits for that transaction. What a tenant database's transaction checks its position by.
+   * The members' checkpoints (a group without one is absent), or 'moving' while a transaction is
+   * changing any of them (a commit, a rebuild's swap): never waits for that transaction. What a
+   * tenant database's transaction checks its positions by, one statement for all its members.
    */
-  async current(group: string, topic: string, partition: number): Promise<string | null | 'moving'> {
+  async current(groups: string[], topic: string, partition: number): Promise<Map<string, string> | 'moving'> {
     try {
-      const rows: { next_offset: string }[] = await this.dataSource.query(
-        `SELECT next_offset FROM ${this.table} WHERE consumer_group = $1 AND topic = $2 AND partition = $3
-           FOR SHARE NOWAIT`,
-        [group, topic, partition],
+      const rows: { consumer_group: string; next_offset: string }[] = await this.dataSource.query(
+        `SELECT consumer_group, next_offset FROM ${this.table}
+          WHERE consumer_group = ANY($1) AND topic = $2 AND partition = $3
+          FOR SHARE NOWAIT`,
+        [groups, topic, partition],
       );
-      return rows[0]?.next_offset ?? null;
+      return new Map(rows.map((r) => [r.consumer_group, r.next_offset]));
     } catch (error) {
       if (sqlstateOf(error) === LOCK_NOT_AVAILABLE) return 'moving';
       throw error;
@@ -41,26 +43,33 @@ export class CheckpointStore {
   }
 
   /**
-   * Compare-and-set: moves the checkpoint from `expected` (null: none yet) to `next`. False means
-   * another consumer moved it first, so this one no longer owns the partition and must not write.
+   * Compare-and-set, for every member of a batch in one statement: moves each group's checkpoint
+   * from its `expected` (null: none yet) to `next`. Returns the groups that another consumer moved
+   * first: this one no longer owns the partition for them and must not write.
    */
   async advance(
     tx: EntityManager,
-    group: string,
     topic: string,
     partition: number,
-    expected: string | null,
+    members: { group: string; expected: string | null }[],
     next: string,
-  ): Promise<boolean> {
-    const written: unknown[] = await tx.query(
-      `INSERT INTO ${this.table} AS c (consumer_group, topic, partition, next_offset)
-       VALUES ($1, $2, $3, $4)
-       ON CONFLICT (consumer_group, topic, partition)
-       DO UPDATE SET next_offset = EXCLUDED.next_offset, updated_at = now()
-       WHERE c.next_offset = $5
-       RETURNING next_offset`,
-      [group, topic, partition, next, expected],
+  ): Promise<string[]> {
+    const moved: { consumer_group: string }[] = await tx.query(
+      `WITH wanted AS (SELECT * FROM unnest($1::text[], $2::bigint[]) AS w(consumer_group, expected)),
+       updated AS (
+         UPDATE ${this.table} c SET next_offset = $5, updated_at = now() FROM wanted w
+          WHERE c.consumer_group = w.consumer_group AND c.topic = $3 AND c.partition = $4
+            AND c.next_offset = w.expected
+         RETURNING c.consumer_group),
+       created AS (
+         INSERT INTO ${this.table} (consumer_group, topic, partition, next_offset)
+         SELECT consumer_group, $3, $4, $5 FROM wanted WHERE expected IS NULL
+         ON CONFLICT (consumer_group, topic, partition) DO NOTHING
+         RETURNING consumer_group)
+       SELECT consumer_group FROM updated UNION ALL SELECT consumer_group FROM created`,
+      [members.map((m) => m.group), members.map((m) => m.expected), topic, partition, next],
     );
-    return written.length === 1;
+    const advanced = new Set(moved.map((m) => m.consumer_group));
+    return members.map((m) => m.group).filter((group) => !advanced.has(group));
   }
 }

@@ -87,13 +87,10 @@ export class PartitionCommits<T> {
     await this.o.dataSource.transaction(async (tx) => {
       if (this.o.transactionSettings) await tx.query(this.o.transactionSettings);
       const refusals: DeadLetter[] = [];
-      for (const position of behind) {
-        await applyTo(tx, position, refusals);
-        const { member, expected } = position;
-        if (!(await this.o.store.advance(tx, member.group, this.o.topic, this.o.partition, expected, next))) {
-          throw new FencedError(member.group);
-        }
-      }
+      for (const position of behind) await applyTo(tx, position, refusals);
+      const members = behind.map(({ member, expected }) => ({ group: member.group, expected }));
+      const [fenced] = await this.o.store.advance(tx, this.o.topic, this.o.partition, members, next);
+      if (fenced !== undefined) throw new FencedError(fenced);
       await this.o.deadLetters.send(refusals);
       await delayPoint('projector.in-transaction');
     });

@@ -376,7 +376,7 @@ export class ProjectionRunner<T> {
       positions: positions.filter((p) => p.member.routing !== 'shared').map((p) => ({ ...p })),
       messages,
       deadLetters: this.deadLetters,
-      sharedCheckpoint: (group) => this.store.current(group, topic, partition),
+      sharedCheckpoints: (groups) => this.store.current(groups, topic, partition),
     });
   }
 

@@ -23,8 +23,8 @@ export interface TenantCommitsOptions<T> {
   positions: MemberPosition<T>[];
   messages: Map<string, KafkaMessage>;
   deadLetters: DeadLetterSender;
-  /** The member's checkpoint in the shared database now, 'moving' while another transaction changes it. */
-  sharedCheckpoint: (group: string) => Promise<string | null | 'moving'>;
+  /** The members' checkpoints in the shared database now, 'moving' while another transaction changes one. */
+  sharedCheckpoints: (groups: string[]) => Promise<Map<string, string> | 'moving'>;
 }
 
 /**
@@ -86,42 +86,50 @@ export class TenantCommits<T> implements RunCommitter<ProjectedRecord<T>> {
     await this.o.dataSource.transaction(async (tx) => {
       if (this.o.transactionSettings) await tx.query(this.o.transactionSettings);
       const refusals: DeadLetter[] = [];
+      const groups = this.o.positions.map((p) => p.member.group);
+      const stored = await this.lock(tx, groups);
+      // Fencing, under this database's locks: once the consumer's position moved under this runner
+      // (a rebalance, a rebuild swapped in), it must not move these checkpoints past records it never
+      // read. A position being moved right now counts as moved: waiting for that transaction here,
+      // holding these locks, could wait on a rebuild that waits for them in turn.
+      const shared = await this.o.sharedCheckpoints(groups);
+      const moved = this.o.positions.find(
+        (p) => shared === 'moving' || (shared.get(p.member.group) ?? null) !== p.expected,
+      );
+      if (moved) throw new FencedError(moved.member.group);
       for (const position of this.o.positions) {
-        const stored = await this.lock(tx, position.member.group);
-        // Fencing, under this database's lock: once the consumer's position moved under this runner
-        // (a rebalance, a rebuild swapped in), it must not move this checkpoint past records it never
-        // read. A position being moved right now counts as moved: waiting for that transaction here,
-        // holding this lock, could wait on a rebuild that waits for this lock in turn.
-        if ((await this.o.sharedCheckpoint(position.member.group)) !== position.expected) {
-          throw new FencedError(position.member.group);
-        }
-        const from = BigInt(stored) > BigInt(position.start) ? BigInt(stored) : BigInt(position.start);
+        const here = BigInt(stored.get(position.member.group) ?? 0);
+        const from = here > BigInt(position.start) ? here : BigInt(position.start);
         const unseen = records.filter((r) => BigInt(r.offset) >= from);
         if (unseen.length > 0) await applyTo(tx, position, unseen, refusals);
-        if (BigInt(next) > BigInt(stored)) await this.advance(tx, position.member.group, next);
       }
+      await this.advance(tx, groups, next);
       await this.o.deadLetters.send(refusals);
       await delayPoint('projector.in-tenant-transaction');
     });
   }
 
-  /** The member's checkpoint here (0 before its first batch), its row locked until the commit. */
-  private async lock(tx: EntityManager, group: string): Promise<string> {
-    const [row]: { next_offset: string }[] = await tx.query(
+  /**
+   * The members' checkpoints here (0 before their first batch), their rows locked until the commit,
+   * in one order (by group) so two transactions on this partition take turns and never deadlock.
+   */
+  private async lock(tx: EntityManager, groups: string[]): Promise<Map<string, string>> {
+    const rows: { consumer_group: string; next_offset: string }[] = await tx.query(
       `INSERT INTO ${this.o.table} AS c (consumer_group, topic, partition, next_offset)
-       VALUES ($1, $2, $3, 0)
+       SELECT g, $2, $3, 0 FROM unnest($1::text[]) AS g ORDER BY g
        ON CONFLICT (consumer_group, topic, partition) DO UPDATE SET next_offset = c.next_offset
-       RETURNING next_offset`,
-      [group, this.o.topic, this.o.partition],
+       RETURNING consumer_group, next_offset`,
+      [groups, this.o.topic, this.o.partition],
     );
-    return row.next_offset;
+    return new Map(rows.map((r) => [r.consumer_group, r.next_offset]));
   }
 
-  private async advance(tx: EntityManager, group: string, next: string): Promise<void> {
+  /** Checkpoints only ever move forward: one behind `next` moves there. */
+  private async advance(tx: EntityManager, groups: string[], next: string): Promise<void> {
     await tx.query(
       `UPDATE ${this.o.table} SET next_offset = $4, updated_at = now()
-        WHERE consumer_group = $1 AND topic = $2 AND partition = $3`,
-      [group, this.o.topic, this.o.partition, next],
+        WHERE consumer_group = ANY($1) AND topic = $2 AND partition = $3 AND next_offset < $4`,
+      [groups, this.o.topic, this.o.partition, next],
     );
   }
 
