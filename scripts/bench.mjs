@@ -213,9 +213,7 @@ async function run() {
   const scoredBefore = (await progress.applied()).scores ?? 0;
   const scored = await progress.waitCaughtUp('scores');
   result.scoring = { records: scored.target, rate: rateOf(scored.samples), caughtUp: scored.caughtUp };
-  // Freshness is a steady-state figure: first let the projector copy the backlog's scores onto events.
-  await progress.waitCaughtUp('event-risk', { of: `${prefix}scoring.scores.v1` });
-  // Scoring's whole cost: the worker, and the projector's copy of the scores onto events.
+  // Scoring's whole cost: the worker and Postgres (the events routes join the scores it writes).
   result.scoring.cpuUsPerEvent = cpuPerEvent(scoringCpu, cpuNow(), scored.target - scoredBefore);
 
   const freshBatch = 100;

@@ -40,15 +40,12 @@ const APPS = {
   'scoring-worker': {
     projections: ['scoring-worker.scores'],
     consumerGroup: 'scoring-worker.scores',
-    tables: ['event_scores', 'scoring_graph_nodes'],
+    tables: ['event_scores', 'scoring_graph_nodes', 'event_hourly_risk'],
   },
   projector: {
     projections: ['projector.events', 'projector.sessions', 'projector.agents'],
     consumerGroup: 'projector.ingest', // one fetch and decode per record for the three
-    tables: ['events', 'event_hourly_counts', 'event_hourly_risk', 'sessions', 'agents'],
-    // Its copy of scores onto events is not part of this backlog: it skips whatever scoring-worker
-    // runs of this script appended to the scores topic.
-    skip: { projection: 'projector.event-risk', topic: 'scoring.scores.v1' },
+    tables: ['events', 'event_hourly_counts', 'sessions', 'agents'],
   },
 };
 const app = APPS[values.app] ?? die(`--app must be one of: ${Object.keys(APPS).join(', ')}`);
@@ -107,15 +104,6 @@ async function startOver() {
       ]);
     } finally {
       await target.end();
-    }
-  }
-  if (app.skip) {
-    const topic = prefix + app.skip.topic;
-    for (const { partition, high } of await admin.fetchTopicOffsets(topic)) {
-      await db.query(
-        'UPDATE projection_checkpoints SET next_offset = $1 WHERE consumer_group = $2 AND topic = $3 AND partition = $4',
-        [high, prefix + app.skip.projection, topic, partition],
-      );
     }
   }
   await db.query('CHECKPOINT'); // the previous run's dirty pages are not this run's work

@@ -170,7 +170,7 @@ describe('scoring: policies → ingest → worker → score reads (over HTTP)', 
     expect(await scoring(`/policies/${fresh.orgId}`, fresh.key)).toMatchObject({ status: 200, body: replaced.body });
   });
 
-  it('scores ingested events, lists them, justifies them, and copies risk_score onto the events read model', async () => {
+  it('scores ingested events, lists them, justifies them, and the events routes show each risk_score', async () => {
     const policy = {
       blocked_action_patterns: ['file:*:delete'],
       allowed_action_patterns: ['file:/repo/*:read'],
@@ -338,11 +338,16 @@ describe('scoring: policies → ingest → worker → score reads (over HTTP)', 
     const events = await eventually(
       () => call<{ events: Body[] }>(`${stack.apiUrl}/v1/sessions/${session}/events`, { token: org.token }),
       (a) => a.body.events.every((e) => e.risk_score !== null),
-      { what: 'risk scores on the events read model' },
+      { what: 'risk scores on the events routes' },
     );
     const risk = Object.fromEntries(events.body.events.map((e) => [e.id, e.risk_score]));
     expect(risk[del.id]).toBe(45);
     expect(risk[sensitiveRead.id]).toBe(48);
+    // The event's own route shows its score and when it was scored, as the scoring API has them.
+    const detail = await call<Body>(`${stack.apiUrl}/v1/events/${del.id}`, { token: org.token });
+    const stored = await scoring(`/scores/event/${del.id}`, org.key);
+    expect(detail.body).toMatchObject({ risk_score: 45, scored_at: stored.body.scored_at });
+    expect(typeof detail.body.scored_at).toBe('string');
     // Shadow mode: decisions stay what the daemon reported.
     expect(events.body.events.every((e) => e.decision === 'allow')).toBe(true);
 
@@ -366,7 +371,7 @@ describe('scoring: policies → ingest → worker → score reads (over HTTP)', 
     expect(withRisk((r) => r <= 44).length).toBeGreaterThan(0);
   });
 
-  it('counts an event under its risk level in the 24-hour stats once its score is copied', async () => {
+  it('counts an event under its risk level in the 24-hour stats once it is scored', async () => {
     const fresh = await withOrg('stats level org');
     const session = randomUUID();
     await ingest(fresh.token, [
@@ -376,7 +381,7 @@ describe('scoring: policies → ingest → worker → score reads (over HTTP)', 
       await eventually(
         () => call<{ events: Body[] }>(`${stack.apiUrl}/v1/sessions/${session}/events`, { token: fresh.token }),
         (a) => a.status === 200 && a.body.events.length === 1 && a.body.events[0].risk_score !== null,
-        { what: 'the event scored on the read model' },
+        { what: 'the event scored on the events routes' },
       )
     ).body.events;
     // The levels of docs/api/scoring.md: none 0, low 1–24, medium 25–49, high 50–74, critical 75–100.

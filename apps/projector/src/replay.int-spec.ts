@@ -5,7 +5,9 @@ import { bootstrapDatabase, databaseConfigFromEnv, dropTestDatabase } from '@age
 import { call, createOrganization, eventually, RunningScoringStack, startScoringStack } from '@agentwatch/testing';
 import { Client } from 'pg';
 
-const TABLES = ['events', 'sessions', 'agents', 'event_hourly_counts', 'event_hourly_risk'];
+// What a replay rebuilds, and the scoring worker's risk counters, which it must leave as they are.
+const REBUILT = ['events', 'sessions', 'agents', 'event_hourly_counts'];
+const TABLES = [...REBUILT, 'event_hourly_risk'];
 // The hourly counters mean their sums over slots (which connection counted is not part of the model).
 const ROWS: Record<string, string> = {
   event_hourly_counts: `SELECT org_id, hour, action_type, decision, tool_name, sum(count) AS count
@@ -41,8 +43,12 @@ describe('replay: rebuilding every projection from offset 0', () => {
     eventually(
       async () => {
         const current = await fingerprint();
-        const [{ unscored }] = (await db.query('SELECT count(*)::int AS unscored FROM events WHERE risk_score IS NULL'))
-          .rows;
+        const [{ unscored }] = (
+          await db.query(
+            `SELECT count(*)::int AS unscored FROM events e
+              WHERE NOT EXISTS (SELECT 1 FROM event_scores s WHERE s.org_id = e.org_id AND s.event_id = e.id)`,
+          )
+        ).rows;
         const stable = JSON.stringify(current) === previous;
         previous = JSON.stringify(current);
         return { current, stable, unscored };
@@ -66,8 +72,8 @@ describe('replay: rebuilding every projection from offset 0', () => {
     await bootstrapDatabase(databaseConfigFromEnv({ ...process.env, DATABASE_URL: databaseUrl }));
     db = new Client({ connectionString: databaseUrl });
     await db.connect();
-    // The scoring worker runs too: the scores on the events rows come from the projector's event-risk
-    // projection, and a rebuild must give them back.
+    // The scoring worker runs too: the events routes join its scores, and its risk counters must come
+    // out of a rebuild of the events untouched.
     stack = await startScoringStack('replay', { DATABASE_URL: databaseUrl, LLM_URL: '' });
   });
 
@@ -117,7 +123,7 @@ describe('replay: rebuilding every projection from offset 0', () => {
         (await call(`${stack.apiUrl}/v1/events/ingest`, { method: 'POST', token: org.token, body: { events } })).status,
       ).toBe(200);
     }
-    // Projections advance on their own (the risk copy from the scores topic too): wait until all have stopped changing.
+    // Projections advance on their own (the scoring worker too): wait until all have stopped changing.
     const { current: live } = await settled(1200, 'live projections complete, scored and stable');
     const liveShape = await shape();
 
@@ -145,15 +151,9 @@ describe('replay: rebuilding every projection from offset 0', () => {
       `SELECT relname FROM pg_stat_user_tables
         WHERE schemaname = 'public' AND relname = ANY($1) AND last_analyze IS NOT NULL
         ORDER BY relname`,
-      [TABLES],
+      [REBUILT],
     );
-    expect(analyzed.rows.map((r) => r.relname)).toEqual([
-      'agents',
-      'event_hourly_counts',
-      'event_hourly_risk',
-      'events',
-      'sessions',
-    ]);
+    expect(analyzed.rows.map((r) => r.relname)).toEqual(['agents', 'event_hourly_counts', 'events', 'sessions']);
 
     // The API still reads through row-level security, and the live projector carries on into the new tables.
     const session = sessions[0];
@@ -194,9 +194,8 @@ describe('replay: rebuilding every projection from offset 0', () => {
       status: 0,
       stderr: expect.stringContaining('swapped in'),
     });
-    // The scores come back too: event_risk no longer holds the scores of projected events, so the
-    // events rebuild brings the event-risk projection with it.
-    expect(replay.stderr).toMatch(/rebuilt events, event-risk:/);
+    // The events alone: the scores live in event_scores, which the events routes join.
+    expect(replay.stderr).toMatch(/rebuilt events:/);
     expect(await fingerprint()).toEqual(before);
 
     // The live consumer re-reads from the events checkpoint the swap handed it, the lowest of the three;

@@ -32,7 +32,7 @@ describe('a rebuild schema', () => {
   });
 
   it('loads into copies that keep only the unique indexes (upserts need them), the storage options and the triggers', async () => {
-    await prepareRebuildSchema(owner, schema, ['events', 'event_hourly_counts', 'event_hourly_risk']);
+    await prepareRebuildSchema(owner, schema, ['events', 'event_hourly_counts', 'event_scores', 'event_hourly_risk']);
 
     const live = await indexesOf('public', 'events');
     expect(live.filter((i) => !i.unique)).toHaveLength(2);
@@ -45,18 +45,26 @@ describe('a rebuild schema', () => {
       [schema],
     );
     expect(options.map((o: { reloptions: string[] | null }) => o.reloptions)).toEqual([
-      ['fillfactor=50'],
-      ['fillfactor=50'],
+      ['fillfactor=100'],
+      ['fillfactor=100'],
     ]);
     const triggers = await owner.query(
       `SELECT tgname FROM pg_trigger WHERE tgrelid = $1::regclass AND NOT tgisinternal ORDER BY 1`,
       [`${schema}.events`],
     );
     expect(triggers.map((t: { tgname: string }) => t.tgname)).toEqual([
+      'events_append_only',
       'events_count_deleted',
       'events_count_inserted',
-      'events_count_updated',
-      'events_counted_columns_immutable',
+    ]);
+    const scoreTriggers = await owner.query(
+      `SELECT tgname FROM pg_trigger WHERE tgrelid = $1::regclass AND NOT tgisinternal ORDER BY 1`,
+      [`${schema}.event_scores`],
+    );
+    expect(scoreTriggers.map((t: { tgname: string }) => t.tgname)).toEqual([
+      'event_scores_append_only',
+      'event_scores_count_deleted',
+      'event_scores_count_inserted',
     ]);
   });
 });

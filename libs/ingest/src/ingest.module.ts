@@ -100,7 +100,7 @@ export const INGEST_PROJECTIONS: ProjectionDefinition[] = [
     name: 'events',
     consumer: 'ingest',
     topics: { [TOPICS.ingestEvents.name]: eventRecordedV1 },
-    tables: ['events', 'event_hourly_counts', 'event_hourly_risk'],
+    tables: ['events', 'event_hourly_counts'],
     derivedOnly: true,
   },
   {

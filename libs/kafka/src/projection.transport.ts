@@ -34,11 +34,6 @@ export interface ProjectionDefinition {
    */
   derivedOnly?: boolean;
   /**
-   * Projections whose rebuild must rebuild this one too, because they read what it wrote into their
-   * tables when it was projected first (a rebuild swaps in fresh tables that never saw it).
-   */
-  rebuiltWith?: string[];
-  /**
    * Whose rows it writes: `routed` (the default) follows each organization's route to its database;
    * `shared` always writes the shared database (identity rows). Only matters where the app provides
    * a RecordRouter.

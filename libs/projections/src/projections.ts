@@ -1,6 +1,5 @@
 import { INGEST_PROJECTIONS } from '@agentwatch/ingest';
 import { ProjectionDefinition } from '@agentwatch/kafka';
-import { SCORING_PROJECTOR_PROJECTIONS } from '@agentwatch/scoring';
 
 /** Every read model the projector maintains (and `agentwatch replay` can rebuild). */
-export const PROJECTIONS: ProjectionDefinition[] = [...INGEST_PROJECTIONS, ...SCORING_PROJECTOR_PROJECTIONS];
+export const PROJECTIONS: ProjectionDefinition[] = [...INGEST_PROJECTIONS];

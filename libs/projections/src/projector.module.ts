@@ -2,7 +2,6 @@ import { CellsModule, CellsRecordRouter, CellsSettings } from '@agentwatch/cells
 import { DatabaseConfig, DatabaseModule } from '@agentwatch/db';
 import { IngestProjectionsModule } from '@agentwatch/ingest';
 import { KafkaModule, KafkaSettings, ProjectionRouting, RecordRouter } from '@agentwatch/kafka';
-import { ScoringProjectionsModule } from '@agentwatch/scoring';
 import { TenancyProjectionsModule } from '@agentwatch/tenancy';
 import { DynamicModule, Module } from '@nestjs/common';
 
@@ -44,7 +43,6 @@ export class ProjectorModule {
         KafkaModule.forRoot(config.kafka),
         CellsModule.forRoot(cellsSettingsOf(config, 'agentwatch-projector')),
         IngestProjectionsModule,
-        ScoringProjectionsModule,
         TenancyProjectionsModule,
       ],
       providers: [{ provide: RecordRouter, useClass: CellsRecordRouter }, ProjectionRouting],

@@ -4,22 +4,17 @@ const namesOf = (names: string[]) => selectProjections(names).map((p) => p.name)
 
 describe('selectProjections: what `replay --projection <names…>` rebuilds', () => {
   it('rebuilds everything for all', () => {
-    expect(namesOf(['all'])).toEqual(['events', 'sessions', 'agents', 'event-risk']);
+    expect(namesOf(['all'])).toEqual(['events', 'sessions', 'agents']);
   });
 
-  it('brings event-risk along with events, whose rebuilt rows take their scores from it', () => {
-    expect(namesOf(['events'])).toEqual(['events', 'event-risk']);
-  });
-
-  it('rebuilds the others alone', () => {
-    expect(namesOf(['sessions'])).toEqual(['sessions']);
+  it('rebuilds those named, in the order the projector runs them', () => {
+    expect(namesOf(['events'])).toEqual(['events']);
     expect(namesOf(['agents', 'sessions'])).toEqual(['sessions', 'agents']);
-    expect(namesOf(['event-risk'])).toEqual(['event-risk']);
   });
 
   it('refuses an unknown name and lists the known ones', () => {
     expect(() => selectProjections(['events', 'evnts'])).toThrow(
-      'unknown projection(s) evnts; known: events, sessions, agents, event-risk, all',
+      'unknown projection(s) evnts; known: events, sessions, agents, all',
     );
   });
 });

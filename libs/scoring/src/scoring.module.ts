@@ -1,5 +1,5 @@
 import { ApiKeyGuard, ApiKeyVerifier } from '@agentwatch/auth';
-import { eventRecordedV1, eventScoredV1, TOPICS } from '@agentwatch/contracts';
+import { eventRecordedV1, TOPICS } from '@agentwatch/contracts';
 import { ProjectionDefinition } from '@agentwatch/kafka';
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
@@ -12,7 +12,6 @@ import { GetPolicyHandler } from './policies/get-policy';
 import { ListPolicyVersionsHandler } from './policies/list-policy-versions';
 import { ReplacePolicyHandler } from './policies/replace-policy';
 import { ValidatePolicyHandler } from './policies/validate-policy';
-import { EventRiskProjection } from './projector/event-risk.projection';
 import { GetJustificationHandler } from './scores/get-justification';
 import { GetScoreHandler } from './scores/get-score';
 import { ListScoresHandler } from './scores/list-scores';
@@ -60,7 +59,8 @@ export const SCORING_WORKER_PROJECTIONS: ProjectionDefinition[] = [
   {
     name: 'scores',
     topics: { [TOPICS.ingestEvents.name]: eventRecordedV1 },
-    tables: ['event_scores', 'scoring_graph_nodes'],
+    // event_hourly_risk counts the scores (a trigger on event_scores): rebuilt with them.
+    tables: ['event_scores', 'scoring_graph_nodes', 'event_hourly_risk'],
     // Scoring one event holds far more memory than projecting it (graph context, components, the
     // published score): smaller batches keep the worker inside its 512 MB budget on a backlog.
     fetchBytesPerPartition: 1024 * 1024,
@@ -69,22 +69,5 @@ export const SCORING_WORKER_PROJECTIONS: ProjectionDefinition[] = [
     concurrency: 8,
     // Scores are derived from the topic: a batch lost in a database crash is scored again.
     derivedOnly: true,
-  },
-];
-
-/** Registered in the projector: scores back onto the events read model. */
-@Module({ controllers: [EventRiskProjection] })
-export class ScoringProjectionsModule {}
-
-export const SCORING_PROJECTOR_PROJECTIONS: ProjectionDefinition[] = [
-  // Writes event_risk, and risk_score on events rows (events inserted later take it from event_risk).
-  {
-    name: 'event-risk',
-    topics: { [TOPICS.scoringScores.name]: eventScoredV1 },
-    tables: ['event_risk'],
-    derivedOnly: true,
-    // Rebuilt events rows take their scores from event_risk, which keeps only the scores that arrived
-    // before their event: the rest must be copied again from the scores topic.
-    rebuiltWith: ['events'],
   },
 ];

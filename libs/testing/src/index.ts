@@ -7,6 +7,7 @@ export * from './organizations';
 export * from './ports';
 export * from './processes';
 export * from './produce';
+export * from './score-rows';
 export * from './scoring-stack';
 export * from './stack';
 export * from './tcp-proxy';

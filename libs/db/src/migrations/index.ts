@@ -15,8 +15,7 @@ import { DeadLetterRedrives1733270400000 } from './1733270400000-dead-letter-red
 import { SessionMetadataTimes1733356800000 } from './1733356800000-session-metadata-times';
 import { TenancyRouteDirectory1733360000000 } from './1733360000000-tenancy-route-directory';
 import { CredentialLifetimes1733443200000 } from './1733443200000-credential-lifetimes';
-
-export { EVENT_RISK_LOCK } from './1732320000000-scoring';
+import { ScoresReadByJoin1733529600000 } from './1733529600000-scores-read-by-join';
 
 // Two schemas, one migration history. The product schema (organizations and identity, the ingest
 // read models, scoring, the event counters, the dead-letter redrive ledger the projector's operators
@@ -46,6 +45,7 @@ export const PRODUCT_MIGRATIONS = [
   DeadLetterRedrives1733270400000,
   SessionMetadataTimes1733356800000,
   CredentialLifetimes1733443200000,
+  ScoresReadByJoin1733529600000,
 ];
 
 /** The control plane's own tables: the shared database only. */

@@ -9,8 +9,9 @@ import {
   scratchDatabase,
 } from '@agentwatch/db';
 import { ProjectionBatch } from '@agentwatch/kafka';
+import { insertScoreRow } from '@agentwatch/testing';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { EventsProjection } from './events.projection';
 
 type Counts = Record<string, number>;
@@ -24,8 +25,8 @@ const tally = (rows: CounterRow[]) =>
   Object.fromEntries(rows.map((r) => [`${r.hour.toISOString()}|${r.key}`, Number(r.count)]));
 
 /**
- * The hourly counters of one organization (events by action, decision and tool; scored events by
- * level), and the same figures aggregated from its events.
+ * The hourly counters of one organization (events by action, decision and tool; scores by level,
+ * under their event's hour), and the same figures aggregated from its events and its scores.
  */
 async function countersAndTruth(client: Client, orgId: string): Promise<{ counters: Counts; truth: Counts }> {
   const query = async (sql: string) => tally((await client.query(sql, [orgId])).rows);
@@ -46,15 +47,15 @@ async function countersAndTruth(client: Client, orgId: string): Promise<{ counte
          FROM events WHERE org_id = $1 GROUP BY 1, 2`,
     )),
     ...(await query(
-      `SELECT date_trunc('hour', "timestamp", 'UTC') AS hour, 'level ' || event_risk_level(risk_score) AS key,
+      `SELECT date_trunc('hour', event_timestamp, 'UTC') AS hour, 'level ' || event_risk_level(score) AS key,
               count(*) AS count
-         FROM events WHERE org_id = $1 AND risk_score IS NOT NULL GROUP BY 1, 2`,
+         FROM event_scores WHERE org_id = $1 AND score IS NOT NULL GROUP BY 1, 2`,
     )),
   };
   return { counters, truth };
 }
 
-describe('hourly event counters (the stats read model) follow the events table', () => {
+describe('hourly event counters (the stats read model) follow the events and their scores', () => {
   const config = databaseConfigFromEnv();
   const orgId = randomUUID();
   let dataSource: DataSource;
@@ -75,7 +76,10 @@ describe('hourly event counters (the stats read model) follow the events table',
     received_at: timestamp,
     ...overrides,
   });
-  const project = (events: EventRecordedV1[], tx = dataSource.manager) =>
+  // In a transaction of its own unless given one, as the projection runner gives each batch.
+  const project = (events: EventRecordedV1[], given?: EntityManager): Promise<void> =>
+    given ? projectIn(given, events) : dataSource.transaction((tx) => projectIn(tx, events));
+  const projectIn = (tx: EntityManager, events: EventRecordedV1[]) =>
     new EventsProjection().apply({
       tx,
       topic: 'ingest.events.v1',
@@ -121,47 +125,45 @@ describe('hourly event counters (the stats read model) follow the events table',
     });
   });
 
-  it('counts a scored event at its level, once, and forgets a deleted one', async () => {
-    const [low, critical, gone] = [
+  it('counts a scored event at its level, once, a failed score not at all, and forgets deleted rows', async () => {
+    const [low, critical, failed, gone] = [
       event('2026-11-20T10:00:00Z'),
       event('2026-11-20T10:30:00Z'),
+      event('2026-11-20T10:40:00Z'),
       event('2026-11-20T10:45:00Z'),
     ];
-    await project([low, critical, gone]);
-    const score = (id: string, value: number) =>
-      client.query('UPDATE events SET risk_score = $3 WHERE org_id = $1 AND id = $2 AND risk_score IS NULL', [
-        orgId,
-        id,
-        value,
-      ]);
-    await score(low.id, 10);
-    await score(critical.id, 90);
-    await score(critical.id, 90);
-    await score(gone.id, 30);
+    await project([low, critical, failed, gone]);
+    const score = (e: EventRecordedV1, value: number | null) =>
+      insertScoreRow(client, { orgId, eventId: e.id, score: value, eventTimestamp: e.timestamp });
+    await score(low, 10);
+    await score(critical, 90);
+    await score(critical, 90);
+    await score(failed, null);
+    await score(gone, 30);
     await client.query('DELETE FROM events WHERE org_id = $1 AND id = $2', [orgId, gone.id]);
+    await client.query('DELETE FROM event_scores WHERE org_id = $1 AND event_id = $2', [orgId, gone.id]);
 
     const { counters, truth } = await countersAndTruth(client, orgId);
     expect(counters).toEqual(truth);
     expect(Object.fromEntries(Object.entries(counters).filter(([key]) => key.startsWith('2026-11-20')))).toEqual({
-      '2026-11-20T10:00:00.000Z|FILE_READ|allow|cat': 2,
+      '2026-11-20T10:00:00.000Z|FILE_READ|allow|cat': 3,
       '2026-11-20T10:00:00.000Z|level low': 1,
       '2026-11-20T10:00:00.000Z|level critical': 1,
     });
   });
 
-  it('counts an event inserted with its score already known at that level', async () => {
-    const known = event('2026-11-19T03:15:00Z');
-    await client.query(`INSERT INTO event_risk (org_id, event_id, risk_score, scored_at) VALUES ($1, $2, 55, now())`, [
-      orgId,
-      known.id,
-    ]);
-    await project([known]);
+  it('counts a score written before its event is projected at its level at once, under its event hour', async () => {
+    const early = event('2026-11-19T03:15:00Z');
+    await insertScoreRow(client, { orgId, eventId: early.id, score: 55, eventTimestamp: early.timestamp });
+    expect((await countersAndTruth(client, orgId)).counters['2026-11-19T03:00:00.000Z|level high']).toBe(1);
+    await project([early]);
     const { counters, truth } = await countersAndTruth(client, orgId);
     expect(counters).toEqual(truth);
     expect(counters['2026-11-19T03:00:00.000Z|level high']).toBe(1);
+    expect(counters['2026-11-19T03:00:00.000Z|FILE_READ|allow|cat']).toBe(1);
   });
 
-  it('refuses to change the counted columns of an event, so no update can skew the counters', async () => {
+  it('refuses to update an event, so no update can skew the counters', async () => {
     const kept = event('2026-11-18T12:00:00Z');
     await project([kept]);
     for (const change of [
@@ -172,7 +174,7 @@ describe('hourly event counters (the stats read model) follow the events table',
     ]) {
       await expect(
         client.query(`UPDATE events SET ${change} WHERE org_id = $1 AND id = $2`, [orgId, kept.id]),
-      ).rejects.toThrow('the counted columns of an event');
+      ).rejects.toThrow('events are append-only');
     }
     const { counters, truth } = await countersAndTruth(client, orgId);
     expect(counters).toEqual(truth);
@@ -211,6 +213,7 @@ describe('the hourly counters migration', () => {
     try {
       const later = MIGRATIONS.slice(MIGRATIONS.findIndex((m) => m.name === 'EventHourlyCounts1732492800000'));
       for (const _ of later) await owner.undoLastMigration();
+      await grantPrivileges(owner); // tables that undoing brought back (event_risk)
       await projector.query(
         `INSERT INTO events (org_id, id, action_type, tool_name, decision, risk_score, "timestamp", received_at)
          SELECT $1, gen_random_uuid(), (ARRAY['FILE_READ', 'PROCESS_EXEC'])[1 + n % 2], 'tool-' || (n % 3), 'allow',
@@ -218,6 +221,19 @@ describe('the hourly counters migration', () => {
            FROM generate_series(1, 500) n`,
         [orgId],
       );
+      // Each score an event held came from its row in event_scores.
+      const scored = await projector.query(
+        `SELECT id, risk_score, "timestamp" FROM events WHERE org_id = $1 AND risk_score IS NOT NULL`,
+        [orgId],
+      );
+      for (const e of scored.rows) {
+        await insertScoreRow(projector, {
+          orgId,
+          eventId: e.id,
+          score: e.risk_score,
+          eventTimestamp: e.timestamp.toISOString(),
+        });
+      }
       // Set-up run again on the older database: what `npm start` does after an upgrade.
       expect(await bootstrapDatabase(config)).toEqual(later.map((m) => m.name));
 

@@ -3,8 +3,8 @@ import { z } from 'zod';
 
 /**
  * An event as every read route returns it: the recorded event's own fields (their shapes are the
- * topic payload's), without what stays internal (organization, client id), plus the score copied
- * onto it. `risk_score` is null until the scoring worker scored it.
+ * topic payload's), without what stays internal (organization, client id), plus its score.
+ * `risk_score` is null until the scoring worker scored it, and stays null when scoring failed.
  */
 export const eventView = eventRecordedV1
   .pick({
@@ -20,7 +20,7 @@ export const eventView = eventRecordedV1
   .extend({ risk_score: z.number().int().min(0).max(100).nullable() });
 export type EventView = z.infer<typeof eventView>;
 
-/** GET /v1/events/{id}: also when it arrived, when its score was copied, and which machine sent it. */
+/** GET /v1/events/{id}: also when it arrived, when it was scored, and which machine sent it. */
 export const eventDetail = eventView.extend({
   received_at: recordedDateTime,
   scored_at: recordedDateTime.nullable(),
@@ -32,8 +32,16 @@ export type EventDetail = z.infer<typeof eventDetail>;
 export const eventPage = z.object({ events: z.array(eventView), next_cursor: z.string().nullable() });
 export type EventPage = z.infer<typeof eventPage>;
 
+/**
+ * An event is written once and its score once (docs/adr/0015-scores-read-by-join.md): every read
+ * route joins them. A failed score has no risk: its event reads as unscored.
+ */
+export const EVENTS_WITH_SCORES =
+  'events e LEFT JOIN event_scores s ON s.org_id = e.org_id AND s.event_id = e.id AND s.score IS NOT NULL';
+
+/** The columns of EventView from EVENTS_WITH_SCORES. */
 export const EVENT_COLUMNS =
-  'id, session_id, agent_id, action_type, tool_name, arguments, risk_score, decision, "timestamp"';
+  'e.id, e.session_id, e.agent_id, e.action_type, e.tool_name, e.arguments, s.score AS risk_score, e.decision, e."timestamp"';
 
 export interface EventRow extends Omit<EventView, 'timestamp'> {
   timestamp: Date;

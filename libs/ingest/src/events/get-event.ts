@@ -1,7 +1,7 @@
 import { TenantData } from '@agentwatch/cells';
 import { notFound } from '@agentwatch/http';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { EVENT_COLUMNS, EventDetail, toEventView } from './event-view';
+import { EVENT_COLUMNS, EVENTS_WITH_SCORES, EventDetail, toEventView } from './event-view';
 
 /** GET /v1/events/{id}: one event of the caller's organization. */
 export class GetEvent extends Query<EventDetail> {
@@ -20,7 +20,8 @@ export class GetEventHandler implements IQueryHandler<GetEvent> {
   execute({ orgId, id }: GetEvent): Promise<EventDetail> {
     return this.db.run(orgId, async (q) => {
       const [row] = await q.query(
-        `SELECT ${EVENT_COLUMNS}, received_at, scored_at, machine_id FROM events WHERE org_id = $1 AND id = $2`,
+        `SELECT ${EVENT_COLUMNS}, e.received_at, s.scored_at, e.machine_id FROM ${EVENTS_WITH_SCORES}
+          WHERE e.org_id = $1 AND e.id = $2`,
         [orgId, id],
       );
       if (!row) throw notFound('Event');

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { toPage } from '../shared/pagination';
 import { readQuery, riskParam } from '../shared/query-params';
 import { SqlFilter } from '../shared/sql-filter';
-import { EVENT_COLUMNS, EventPage, EventRow, toEventView } from './event-view';
+import { EVENT_COLUMNS, EVENTS_WITH_SCORES, EventPage, EventRow, toEventView } from './event-view';
 
 export const eventFilters = z.object({
   // The ingest domain: a value no event can hold (a NUL, say) is a 400, not a query Postgres refuses.
@@ -40,24 +40,25 @@ export class ListEventsHandler implements IQueryHandler<ListEvents> {
     if (f.min_risk !== undefined && f.max_risk !== undefined && f.min_risk > f.max_risk) {
       throw badRequest('min_risk must not exceed max_risk');
     }
-    const filter = new SqlFilter(orgId)
-      .where((p) => `agent_id = ${p(f.agent_id)}`, f.agent_id, true)
-      .where((p) => `session_id = ${p(f.session_id)}`, f.session_id, true)
-      .where((p) => `action_type = ${p(f.action_type)}`, f.action_type, true)
-      .where((p) => `tool_name = ${p(f.tool_name)}`, f.tool_name, true)
-      .where((p) => `risk_score >= ${p(f.min_risk)}`, f.min_risk, true)
-      .where((p) => `risk_score <= ${p(f.max_risk)}`, f.max_risk, true)
-      .where((p) => `"timestamp" >= ${p(f.since)}`, f.since, true)
-      .where((p) => `"timestamp" <= ${p(f.end_time)}`, f.end_time, true)
-      .where((p) => `decision = ${p(f.decision)}`, f.decision, true)
+    const filter = new SqlFilter(orgId, 'e.org_id')
+      .where((p) => `e.agent_id = ${p(f.agent_id)}`, f.agent_id, true)
+      .where((p) => `e.session_id = ${p(f.session_id)}`, f.session_id, true)
+      .where((p) => `e.action_type = ${p(f.action_type)}`, f.action_type, true)
+      .where((p) => `e.tool_name = ${p(f.tool_name)}`, f.tool_name, true)
+      .where((p) => `s.score >= ${p(f.min_risk)}`, f.min_risk, true)
+      .where((p) => `s.score <= ${p(f.max_risk)}`, f.max_risk, true)
+      .where((p) => `e."timestamp" >= ${p(f.since)}`, f.since, true)
+      .where((p) => `e."timestamp" <= ${p(f.end_time)}`, f.end_time, true)
+      .where((p) => `e.decision = ${p(f.decision)}`, f.decision, true)
       .where(
-        (p) => `("timestamp", id) < (${p(page.after?.at)}::timestamptz, ${p(page.after?.id)}::uuid)`,
+        (p) => `(e."timestamp", e.id) < (${p(page.after?.at)}::timestamptz, ${p(page.after?.id)}::uuid)`,
         page.after ?? undefined,
         true,
       );
     return this.db.run(orgId, async (q) => {
       const rows: EventRow[] = await q.query(
-        `SELECT ${EVENT_COLUMNS} FROM events WHERE ${filter.sql} ORDER BY "timestamp" DESC, id DESC LIMIT ${filter.placeholder(page.limit + 1)}`,
+        `SELECT ${EVENT_COLUMNS} FROM ${EVENTS_WITH_SCORES} WHERE ${filter.sql}
+          ORDER BY e."timestamp" DESC, e.id DESC LIMIT ${filter.placeholder(page.limit + 1)}`,
         filter.params,
       );
       const { items, next_cursor } = toPage(rows, page.limit, (r) => ({ at: r.timestamp, id: r.id }));

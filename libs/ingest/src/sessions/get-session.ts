@@ -1,6 +1,7 @@
 import { TenantData } from '@agentwatch/cells';
 import { notFound } from '@agentwatch/http';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { EVENTS_WITH_SCORES } from '../events/event-view';
 import { SESSION_COLUMNS, SessionDetail, SessionRow, toSessionView } from './session-view';
 
 /** GET /v1/sessions/{id}: one session with its children and the risk summary of its events. */
@@ -29,9 +30,9 @@ export class GetSessionHandler implements IQueryHandler<GetSession> {
         [orgId, id],
       );
       const [risk] = await q.query(
-        `SELECT count(*)::int AS total_events, COALESCE(max(risk_score), 0)::int AS max_risk,
-                COALESCE(round(avg(risk_score), 2), 0)::float8 AS avg_risk
-           FROM events WHERE org_id = $1 AND session_id = $2`,
+        `SELECT count(*)::int AS total_events, COALESCE(max(s.score), 0)::int AS max_risk,
+                COALESCE(round(avg(s.score), 2), 0)::float8 AS avg_risk
+           FROM ${EVENTS_WITH_SCORES} WHERE e.org_id = $1 AND e.session_id = $2`,
         [orgId, id],
       );
       return { ...toSessionView(row), children: children.map(toSessionView), risk_summary: risk };

@@ -3,16 +3,16 @@ import { Queryable } from '@agentwatch/db';
 import { notFound } from '@agentwatch/http';
 import { StreamableFile } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { EVENT_COLUMNS, EventPage, EventRow, toEventView } from '../events/event-view';
+import { EVENT_COLUMNS, EVENTS_WITH_SCORES, EventPage, EventRow, toEventView } from '../events/event-view';
 import { Cursor, PageRequest, pageRequest, toPage } from '../shared/pagination';
 import { ListStreamer, StreamedList } from '../shared/streamed-list';
 
 const eventsAfter = (orgId: string, sessionId: string) => (q: Queryable, after: Cursor | null, limit: number) =>
   q.query(
-    `SELECT ${EVENT_COLUMNS} FROM events
-      WHERE org_id = $1 AND session_id = $2
-        AND ($3::timestamptz IS NULL OR ("timestamp", id) > ($3::timestamptz, $4::uuid))
-      ORDER BY "timestamp", id
+    `SELECT ${EVENT_COLUMNS} FROM ${EVENTS_WITH_SCORES}
+      WHERE e.org_id = $1 AND e.session_id = $2
+        AND ($3::timestamptz IS NULL OR (e."timestamp", e.id) > ($3::timestamptz, $4::uuid))
+      ORDER BY e."timestamp", e.id
       LIMIT $5`,
     [orgId, sessionId, after?.at ?? null, after?.id ?? null, limit],
   ) as Promise<EventRow[]>;
