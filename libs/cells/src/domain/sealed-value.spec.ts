@@ -20,6 +20,13 @@ describe('sealed values (AES-256-GCM)', () => {
     expect(sealValue(key, ORG, PLAIN)).not.toBe(sealValue(key, ORG, PLAIN));
   });
 
+  it('never repeats an IV across many values (more than one drawn pool of them), and each opens', () => {
+    const sealed = Array.from({ length: 1000 }, (_, i) => sealValue(key, ORG, `${PLAIN} ${i}`));
+    const ivs = new Set(sealed.map((s) => Buffer.from(s, 'base64').subarray(0, 12).toString('hex')));
+    expect(ivs.size).toBe(1000);
+    expect(sealed.map((s) => openValue(key, ORG, s))).toEqual(sealed.map((_, i) => `${PLAIN} ${i}`));
+  });
+
   it('refuses another key, another organization and altered bytes', () => {
     const sealed = sealValue(key, ORG, PLAIN);
     expect(() => openValue(randomBytes(32), ORG, sealed)).toThrow(UnreadableSealedValue);

@@ -18,13 +18,29 @@ function assertKey(key: Buffer): void {
 // organization's headers does not open.
 const associatedData = (orgId: string) => Buffer.from(`agentwatch/${SEALED_V1}/${orgId}`, 'utf8');
 
+// Each randomBytes call is a trip into OpenSSL that costs more than sealing a small value; drawn
+// 4 KiB at a time (as crypto.randomUUID caches its entropy), an IV costs a slice. Every IV is still
+// fresh CSPRNG output, used once: a drawn pool is never written again, only replaced.
+const IV_POOL_BYTES = 4096;
+let ivPool = Buffer.alloc(0);
+let ivPoolUsed = 0;
+
+function freshIv(): Buffer {
+  if (ivPoolUsed + IV_BYTES > ivPool.length) {
+    ivPool = randomBytes(IV_POOL_BYTES);
+    ivPoolUsed = 0;
+  }
+  ivPoolUsed += IV_BYTES;
+  return ivPool.subarray(ivPoolUsed - IV_BYTES, ivPoolUsed);
+}
+
 /**
  * AES-256-GCM with a random 12-byte IV per value. The record value is base64(iv ‖ tag ‖ ciphertext):
  * text, so kcat and `export` print it as it is stored.
  */
 export function sealValue(key: Buffer, orgId: string, plain: string): string {
   assertKey(key);
-  const iv = randomBytes(IV_BYTES);
+  const iv = freshIv();
   const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(associatedData(orgId));
   const ciphertext = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
