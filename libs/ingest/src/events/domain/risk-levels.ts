@@ -3,8 +3,9 @@ export const RISK_LEVELS = ['none', 'low', 'medium', 'high', 'critical'] as cons
 export type RiskLevelCounts = Record<(typeof RISK_LEVELS)[number] | 'unscored', number>;
 
 /**
- * Every level, zero when absent. Only scored events are counted by level, so `unscored` is what the
- * total leaves: events whose score has not been copied onto them yet.
+ * Every level, zero when absent. Only scores are counted by level, so `unscored` is what the total
+ * leaves: events not scored yet. A score stored before its event is projected counts at once, so
+ * the difference never goes below zero.
  */
 export function riskLevelCounts(total: number, scored: Readonly<Record<string, number>>): RiskLevelCounts {
   const levels = Object.fromEntries(RISK_LEVELS.map((level) => [level, scored[level] ?? 0]));
