@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { toWire } from '@agentwatch/contracts';
+import { deadLetterTopic, toWire } from '@agentwatch/contracts';
 import {
   createKafka,
   createTopic,
   kafkaSettingsFromEnv,
   metrics,
   PayloadOpener,
+  ProjectedRecord,
   ProjectionBatch,
   ProjectionRunner,
   SEALED_HEADER,
@@ -84,7 +85,7 @@ describe('routed projection runner (two servers, exactly once across databases)'
     await Promise.all([tenantA, tenantB, tenantC].map((db) => db?.drop()));
   });
 
-  type Hook = (tx: EntityManager, database: string, records: number) => Promise<void>;
+  type Hook = (tx: EntityManager, database: string, records: ProjectedRecord<Payload>[]) => Promise<void>;
 
   async function startRunner(topic: string, group: string, hook?: Hook, opener?: PayloadOpener) {
     const runner = new ProjectionRunner<Payload>(kafka, sharedProjector, {
@@ -98,7 +99,7 @@ describe('routed projection runner (two servers, exactly once across databases)'
           topics: [topic],
           apply: async ({ tx, records }: ProjectionBatch<Payload>) => {
             const [{ db }] = await tx.query('SELECT current_database() AS db');
-            await hook?.(tx, db, records.length);
+            await hook?.(tx, db, records);
             await tx.query(
               `INSERT INTO ${TABLE} (org_id, n, src) SELECT o, n, $3 FROM unnest($1::uuid[], $2::int[]) AS r(o, n)`,
               [records.map((r) => r.orgId), records.map((r) => r.payload.n), topic],
@@ -200,8 +201,8 @@ describe('routed projection runner (two servers, exactly once across databases)'
     );
     const committedBeforeFailure: number[] = [];
     let failures = 2;
-    const failInShared: Hook = async (_tx, database, count) => {
-      if (database !== shared.database || count === 0 || failures === 0) return;
+    const failInShared: Hook = async (_tx, database, records) => {
+      if (database !== shared.database || records.length === 0 || failures === 0) return;
       failures -= 1;
       // The tenant databases' transactions of this batch are committed: seen from outside them.
       const [{ rows }] = await tenantA.query<{ rows: number }>(
@@ -255,6 +256,83 @@ describe('routed projection runner (two servers, exactly once across databases)'
     expectOnly(l.a, orgA, 150);
     expectOnly(l.b, orgB, 150);
   });
+
+  it("commits the partitions in flight together in each tenant database, every row once, every partition's checkpoint at its end", async () => {
+    const topic = await newTopic('rr-together.v1', 4);
+    const orgs = [orgS, orgA, orgB];
+    // Slow tenant transactions: the other partitions reach the database while one is open.
+    const partitionsPerApply: number[] = [];
+    const slowTenants: Hook = async (_tx, database, records) => {
+      if (database === shared.database) return;
+      partitionsPerApply.push(new Set(records.map((r) => r.partition)).size);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    };
+    const together = async () =>
+      (await metrics.tenantBatchesCommittedTogether.get()).values.find((v) => v.labels.consumer === 'rr-together')
+        ?.value ?? 0;
+    await startRunner(topic, 'rr-together', slowTenants);
+    for (let round = 0; round < 6; round++) {
+      await publish(
+        topic,
+        Array.from({ length: 60 }, (_, i) => record(orgs[i % 3], round * 60 + i)),
+      );
+    }
+    const l = await everything(topic, 120);
+    expectOnly(l.shared, orgS, 120);
+    expectOnly(l.a, orgA, 120);
+    expectOnly(l.b, orgB, 120);
+    expect(Math.max(...partitionsPerApply)).toBeGreaterThan(1);
+    expect(await together()).toBeGreaterThan(1);
+    // Each tenant database holds each partition's checkpoint at that partition's end.
+    const ends = Object.fromEntries(
+      (await admin.fetchTopicOffsets(settings.prefix + topic)).map((p) => [String(p.partition), p.high]),
+    );
+    for (const db of [tenantA, tenantB]) {
+      const rows = await db.query<{ partition: number; next: string }>(
+        'SELECT partition, next_offset::text AS next FROM projection_checkpoints WHERE consumer_group = $1',
+        [`${settings.prefix}rr-together`],
+      );
+      expect(Object.fromEntries(rows.map((r) => [String(r.partition), r.next]))).toEqual(ends);
+    }
+  });
+
+  it('dead-letters a refused record of a tenant database once, and the batches that shared its transaction all land', async () => {
+    const topic = await newTopic('rr-together-poison.v1', 4);
+    await createTopic(admin, settings.prefix + deadLetterTopic(topic), 1);
+    const orgs = [orgS, orgA, orgB];
+    const POISON = 1_000_000;
+    const refusing: Hook = async (tx, database, records) => {
+      if (database === shared.database) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // A refusal for the record's content (SQLSTATE 22012): the same every time it is applied.
+      if (records.some((r) => r.payload.n === POISON)) await tx.query('SELECT 1 / 0');
+    };
+    const refusedBefore = await deadLetterCount('rr-together-poison');
+    await startRunner(topic, 'rr-together-poison', refusing);
+    for (let round = 0; round < 4; round++) {
+      await publish(
+        topic,
+        Array.from({ length: 60 }, (_, i) => record(orgs[i % 3], round * 60 + i)),
+      );
+      if (round === 1) await publish(topic, [record(orgA, POISON)]);
+    }
+    const l = await everything(topic, 80);
+    expectOnly(l.shared, orgS, 80);
+    expectOnly(l.a, orgA, 80);
+    expectOnly(l.b, orgB, 80);
+    await eventually(
+      () => deadLetterCount('rr-together-poison'),
+      (n) => n - refusedBefore === 1,
+      { what: 'the refused record dead-lettered once' },
+    );
+  });
+
+  async function deadLetterCount(projection: string): Promise<number> {
+    const { values } = await metrics.deadLetters.get();
+    return values
+      .filter((v) => v.labels.projection === projection && v.labels.reason === 'refused')
+      .reduce((sum, v) => sum + v.value, 0);
+  }
 
   it('holds an organization whose database is not migrated (nothing written, position before it) until its route is active', async () => {
     const topic = await newTopic('rr-hold.v1', 1);

@@ -52,6 +52,11 @@ export const metrics = {
     help: 'Records skipped because their organization was deprovisioned (its route, or its data key is gone)',
     labelNames: ['topic'],
   }),
+  tenantBatchesCommittedTogether: new Counter({
+    name: 'agentwatch_tenant_batches_committed_together_total',
+    help: "Partition batches' parts committed in a tenant database's transaction shared with other partitions' batches",
+    labelNames: ['consumer'],
+  }),
   heldBatches: new Counter({
     name: 'agentwatch_projection_held_batches_total',
     help: "Batches cut at a record whose organization's database cannot be written yet (the partition waits, then reads it again)",

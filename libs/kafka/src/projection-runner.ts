@@ -16,6 +16,7 @@ import { decodeBatch } from './record-decoding';
 import { RecordRouter, RoutedBatch, routeBatch, sharedRecordsOf, TenantPart, targetsOf } from './record-routing';
 import { sqlstateOf, withoutRecordContent } from './refusal';
 import { PayloadOpener } from './sealing';
+import { TenantCommitGroups } from './tenant-commit-groups';
 import { TenantCommits } from './tenant-commits';
 
 export interface ProjectionRunnerOptions<T> {
@@ -92,6 +93,7 @@ export class ProjectionRunner<T> {
   private readonly lastHeld = new Map<string, string>();
   /** Run first in every batch's transaction (see asynchronousCommit and schema). */
   private readonly transactionSettings: string;
+  private readonly tenantCommits: TenantCommitGroups<T>;
 
   constructor(
     private readonly kafka: Kafka,
@@ -99,6 +101,7 @@ export class ProjectionRunner<T> {
     private readonly options: ProjectionRunnerOptions<T>,
   ) {
     this.logger = new Logger(`projection:${options.consumerGroup}`);
+    this.tenantCommits = new TenantCommitGroups(options.name);
     this.store = new CheckpointStore(
       dataSource,
       options.schema ? `${options.schema}.projection_checkpoints` : undefined,
@@ -262,11 +265,11 @@ export class ProjectionRunner<T> {
     const messages = new Map(fresh.map((m) => [m.offset, m]));
     const where = `batch ${topic}/${partition}@${fresh[0].offset}..${routed.next}`;
     try {
-      for (const part of routed.tenants) {
-        const refused = await commitIsolating(this.tenantCommitsOf(topic, partition, positions, messages, part), {
-          records: part.records,
-          next: routed.next,
-        });
+      // In one order of databases in every partition, so partitions in flight meet in each database
+      // and share its transaction (see TenantCommitGroups).
+      for (const part of [...routed.tenants].sort((a, b) => a.key.localeCompare(b.key))) {
+        const commits = this.tenantCommitsOf(topic, partition, positions, messages, part);
+        const refused = await this.tenantCommits.commit(`${part.key} ${topic}`, commits, part.records, routed.next);
         if (refused !== null) this.warnRefused(`${where} in ${part.key}`, refused);
       }
       if (routed.tenants.length > 0) failpoint('projector.between-tenant-and-shared');

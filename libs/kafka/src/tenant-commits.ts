@@ -73,6 +73,41 @@ export class TenantCommits<T> implements RunCommitter<ProjectedRecord<T>> {
     );
   }
 
+  /**
+   * The batches of several partitions of one topic in this database, in one transaction: each
+   * partition's records go to the members that have not seen them, each member applies all of them
+   * at once, and every (member, partition) checkpoint moves to its batch's end. The fixed cost of a
+   * transaction (its statements, the checkpoint rows, the commit) is paid once for all of them.
+   * Throws what the database threw: the caller then commits each batch on its own.
+   */
+  static async commitTogether<T>(
+    batches: { commits: TenantCommits<T>; records: ProjectedRecord<T>[]; next: string }[],
+  ): Promise<void> {
+    const { o } = batches[0].commits;
+    await o.dataSource.transaction(async (tx) => {
+      if (o.transactionSettings) await tx.query(o.transactionSettings);
+      const slots = batches.flatMap(({ commits, next }) =>
+        commits.o.positions.map((position) => ({ position, partition: commits.o.partition, next })),
+      );
+      const stored = await lockCheckpoints(tx, o.table, o.topic, slots);
+      for (const { commits } of batches) await commits.assertStillOwned();
+      const applying = new Map<string, { member: MemberPosition<T>['member']; records: ProjectedRecord<T>[] }>();
+      for (const { commits, records } of batches) {
+        for (const position of commits.o.positions) {
+          const unseen = unseenHere(position, stored.get(slotKey(position.member.group, commits.o.partition)), records);
+          const own = ownRecords(position.member.name, unseen);
+          if (own.length === 0) continue;
+          const entry = applying.get(position.member.name) ?? { member: position.member, records: [] };
+          applying.set(position.member.name, entry);
+          entry.records.push(...own);
+        }
+      }
+      for (const { member, records } of applying.values()) await member.apply({ tx, topic: o.baseTopic, records });
+      await advanceCheckpoints(tx, o.table, o.topic, slots);
+      await delayPoint('projector.in-tenant-transaction');
+    });
+  }
+
   private async transaction(
     next: string,
     applyTo: (
@@ -86,54 +121,80 @@ export class TenantCommits<T> implements RunCommitter<ProjectedRecord<T>> {
     await this.o.dataSource.transaction(async (tx) => {
       if (this.o.transactionSettings) await tx.query(this.o.transactionSettings);
       const refusals: DeadLetter[] = [];
-      const groups = this.o.positions.map((p) => p.member.group);
-      const stored = await this.lock(tx, groups);
-      // Fencing, under this database's locks: once the consumer's position moved under this runner
-      // (a rebalance, a rebuild swapped in), it must not move these checkpoints past records it never
-      // read. A position being moved right now counts as moved: waiting for that transaction here,
-      // holding these locks, could wait on a rebuild that waits for them in turn.
-      const shared = await this.o.sharedCheckpoints(groups);
-      const moved = this.o.positions.find(
-        (p) => shared === 'moving' || (shared.get(p.member.group) ?? null) !== p.expected,
-      );
-      if (moved) throw new FencedError(moved.member.group);
+      const slots = this.o.positions.map((position) => ({ position, partition: this.o.partition, next }));
+      const stored = await lockCheckpoints(tx, this.o.table, this.o.topic, slots);
+      await this.assertStillOwned();
       for (const position of this.o.positions) {
-        const here = BigInt(stored.get(position.member.group) ?? 0);
-        const from = here > BigInt(position.start) ? here : BigInt(position.start);
-        const unseen = records.filter((r) => BigInt(r.offset) >= from);
+        const unseen = unseenHere(position, stored.get(slotKey(position.member.group, this.o.partition)), records);
         if (unseen.length > 0) await applyTo(tx, position, unseen, refusals);
       }
-      await this.advance(tx, groups, next);
+      await advanceCheckpoints(tx, this.o.table, this.o.topic, slots);
       await this.o.deadLetters.send(refusals);
       await delayPoint('projector.in-tenant-transaction');
     });
   }
 
   /**
-   * The members' checkpoints here (0 before their first batch), their rows locked until the commit,
-   * in one order (by group) so two transactions on this partition take turns and never deadlock.
+   * Fencing, under this database's checkpoint locks: once the consumer's position moved under this
+   * runner (a rebalance, a rebuild swapped in), it must not move these checkpoints past records it
+   * never read. A position being moved right now counts as moved: waiting for that transaction here,
+   * holding these locks, could wait on a rebuild that waits for them in turn.
    */
-  private async lock(tx: EntityManager, groups: string[]): Promise<Map<string, string>> {
-    const rows: { consumer_group: string; next_offset: string }[] = await tx.query(
-      `INSERT INTO ${this.o.table} AS c (consumer_group, topic, partition, next_offset)
-       SELECT g, $2, $3, 0 FROM unnest($1::text[]) AS g ORDER BY g
-       ON CONFLICT (consumer_group, topic, partition) DO UPDATE SET next_offset = c.next_offset
-       RETURNING consumer_group, next_offset`,
-      [groups, this.o.topic, this.o.partition],
+  private async assertStillOwned(): Promise<void> {
+    const shared = await this.o.sharedCheckpoints(this.o.positions.map((p) => p.member.group));
+    const moved = this.o.positions.find(
+      (p) => shared === 'moving' || (shared.get(p.member.group) ?? null) !== p.expected,
     );
-    return new Map(rows.map((r) => [r.consumer_group, r.next_offset]));
-  }
-
-  /** Checkpoints only ever move forward: one behind `next` moves there. */
-  private async advance(tx: EntityManager, groups: string[], next: string): Promise<void> {
-    await tx.query(
-      `UPDATE ${this.o.table} SET next_offset = $4, updated_at = now()
-        WHERE consumer_group = ANY($1) AND topic = $2 AND partition = $3 AND next_offset < $4`,
-      [groups, this.o.topic, this.o.partition, next],
-    );
+    if (moved) throw new FencedError(moved.member.group);
   }
 
   private refusal(record: ProjectedRecord<T>, projection: string, error: unknown): DeadLetter {
     return refusalOf(this.o, record, projection, error, this.o.key);
   }
+}
+
+interface Slot<T> {
+  position: MemberPosition<T>;
+  partition: number;
+  /** Where the slot's checkpoint moves. */
+  next: string;
+}
+
+const slotKey = (group: string, partition: number) => `${group}\u0000${partition}`;
+
+/** A batch's records a member has not applied here: at or past both its position and this database's checkpoint. */
+function unseenHere<T>(position: MemberPosition<T>, stored: string | undefined, records: ProjectedRecord<T>[]) {
+  const here = BigInt(stored ?? 0);
+  const from = here > BigInt(position.start) ? here : BigInt(position.start);
+  return records.filter((r) => BigInt(r.offset) >= from);
+}
+
+/**
+ * The slots' checkpoints here (0 before their first batch), their rows locked until the commit, in
+ * one order (by group, then partition) so two transactions take turns and never deadlock.
+ */
+async function lockCheckpoints<T>(
+  tx: EntityManager,
+  table: string,
+  topic: string,
+  slots: Slot<T>[],
+): Promise<Map<string, string>> {
+  const rows: { consumer_group: string; partition: number; next_offset: string }[] = await tx.query(
+    `INSERT INTO ${table} AS c (consumer_group, topic, partition, next_offset)
+     SELECT g, $3, p, 0 FROM unnest($1::text[], $2::int[]) AS k(g, p) ORDER BY g, p
+     ON CONFLICT (consumer_group, topic, partition) DO UPDATE SET next_offset = c.next_offset
+     RETURNING consumer_group, partition, next_offset`,
+    [slots.map((s) => s.position.member.group), slots.map((s) => s.partition), topic],
+  );
+  return new Map(rows.map((r) => [slotKey(r.consumer_group, r.partition), r.next_offset]));
+}
+
+/** Checkpoints only ever move forward: each one behind its slot's `next` moves there. */
+async function advanceCheckpoints<T>(tx: EntityManager, table: string, topic: string, slots: Slot<T>[]) {
+  await tx.query(
+    `UPDATE ${table} c SET next_offset = k.next, updated_at = now()
+       FROM unnest($1::text[], $2::int[], $4::bigint[]) AS k(g, p, next)
+      WHERE c.consumer_group = k.g AND c.topic = $3 AND c.partition = k.p AND c.next_offset < k.next`,
+    [slots.map((s) => s.position.member.group), slots.map((s) => s.partition), topic, slots.map((s) => s.next)],
+  );
 }
