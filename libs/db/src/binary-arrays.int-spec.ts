@@ -74,6 +74,34 @@ describe('binary arrays in Postgres', () => {
     expect(row).toEqual({ binary: '{}', text: '{}' });
   });
 
+  it('agrees with Postgres on thousands of generated UUIDs and instants', async () => {
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const pad = (n: number, width: number) => String(n).padStart(width, '0');
+    const instants = Array.from({ length: 5000 }, () => {
+      const seconds = random(4) === 0 ? '' : `:${pad(random(60), 2)}`;
+      const fraction = seconds && random(2) ? `.${pad(random(10 ** 9), 9).slice(0, 1 + random(9))}` : '';
+      const offset = random(3) === 0 ? 'Z' : `${random(2) ? '+' : '-'}${pad(random(15), 2)}:${pad(random(60), 2)}`;
+      const date = `${1970 + random(8030)}-${pad(1 + random(12), 2)}-${pad(1 + random(28), 2)}`;
+      return `${date}T${pad(random(24), 2)}:${pad(random(60), 2)}${seconds}${fraction}${offset}`;
+    });
+    const hex = '0123456789abcdefABCDEF';
+    const uuids = Array.from({ length: 5000 }, () =>
+      [8, 4, 4, 4, 12].map((n) => Array.from({ length: n }, () => hex[random(22)]).join('')).join('-'),
+    );
+    for (const [type, encoded, values] of [
+      ['timestamptz', timestamptzArray(instants), instants],
+      ['uuid', uuidArray(uuids), uuids],
+    ] as const) {
+      expect(Buffer.isBuffer(encoded)).toBe(true);
+      const row = await roundTrip(type, encoded, values);
+      expect(row.binary).toBe(row.text);
+    }
+  });
+
   it('reads instants only Postgres can parse as text, as before', async () => {
     const values = ['2026-11-01T24:00:00Z', '2026-11-01T12:00:00Z'];
     const encoded = timestamptzArray(values);
