@@ -1,3 +1,4 @@
+export * from './binary-arrays';
 export * from './bootstrap';
 export * from './copy-rows';
 export * from './database.config';

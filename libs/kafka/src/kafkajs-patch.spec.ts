@@ -1,6 +1,6 @@
-// patches/kafkajs+2.2.4.patch rewrites kafkajs's record encoder, header decoder and batch checksum for speed. The
-// bytes on the wire must stay exactly those of the unpatched release: the expected batch below was
-// encoded by unpatched kafkajs 2.2.4 from the same records.
+// patches/kafkajs+2.2.4.patch rewrites kafkajs's record encoder, header decoder, batch checksum and the
+// producer's grouping of messages per partition for speed. The bytes on the wire must stay exactly those of
+// the unpatched release: the expected batch below was encoded by unpatched kafkajs 2.2.4 from the same records.
 /* eslint-disable @typescript-eslint/no-require-imports */
 import fs from 'node:fs';
 
@@ -41,6 +41,21 @@ const { DefaultPartitioner } = require(`${kafkajsRoot}src/producer/partitioners`
     message: { key?: string | null; partition?: number | null };
   }) => number;
 };
+interface Message {
+  key?: string | null;
+  partition?: number | null;
+}
+type Partitioner = (args: {
+  topic: string;
+  partitionMetadata: { partitionId: number; leader: number }[];
+  message: Message;
+}) => number;
+const groupMessagesPerPartition: (args: {
+  topic: string;
+  partitionMetadata: { partitionId: number; leader: number }[];
+  messages: Message[];
+  partitioner: Partitioner;
+}) => Record<string, Message[]> = require(`${kafkajsRoot}src/producer/groupMessagesPerPartition`);
 const crc32C: ((buffer: Buffer) => number) & { implementation: string } = require(
   `${kafkajsRoot}src/protocol/recordBatch/crc32C`,
 );
@@ -84,6 +99,7 @@ describe('the kafkajs patch', () => {
     const source = fs.readFileSync(`${kafkajsRoot}src/protocol/encoder.js`, 'utf8');
     expect(source).toContain('Buffer.allocUnsafe');
     expect(murmur2.toString()).toContain('Math.imul');
+    expect(groupMessagesPerPartition.toString()).toContain('current.push(message)');
   });
 
   it('encodes records and their batch to the same bytes as unpatched kafkajs 2.2.4', async () => {
@@ -144,6 +160,32 @@ describe('the kafkajs patch', () => {
     expect(of({ key: 'foobar', partition: 1 })).toBe(1);
     const keyless = Array.from({ length: 12 }, () => of({ key: null }));
     expect(new Set(keyless)).toEqual(new Set([0, 2]));
+  });
+
+  it('groups messages per partition as unpatched kafkajs does, in their order, in linear time', () => {
+    const partitionMetadata = [0, 1, 2, 3].map((partitionId) => ({ partitionId, leader: 0 }));
+    const partitioner = DefaultPartitioner();
+    // groupMessagesPerPartition of unpatched kafkajs 2.2.4, verbatim but for the types.
+    const unpatched = (messages: Message[]) =>
+      messages.reduce<Record<string, Message[]>>((result, message) => {
+        const partition = partitioner({ topic: 't', partitionMetadata, message });
+        const current = result[partition] || [];
+        return Object.assign(result, { [partition]: [...current, message] });
+      }, {});
+    const messages: Message[] = Array.from({ length: 500 }, (_, i) =>
+      i % 7 === 0 ? { key: null, partition: i % 4 } : { key: `session-${i % 37}` },
+    );
+    const grouped = groupMessagesPerPartition({ topic: 't', partitionMetadata, messages, partitioner });
+    expect(grouped).toEqual(unpatched(messages));
+    expect(Object.keys(grouped)).toEqual(['0', '1', '2', '3']);
+    expect(groupMessagesPerPartition({ topic: 't', partitionMetadata: [], messages, partitioner })).toEqual({});
+
+    // 200,000 messages for one partition: unpatched, about 2 * 10^10 element copies.
+    const many = Array.from({ length: 200_000 }, () => ({ key: 'one' }));
+    const started = performance.now();
+    const one = groupMessagesPerPartition({ topic: 't', partitionMetadata, messages: many, partitioner });
+    expect(Object.values(one).map((m) => m.length)).toEqual([200_000]);
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 
   it('keeps offsets and timestamps exact beyond 2^53 and for deltas longer than four varint bytes', async () => {

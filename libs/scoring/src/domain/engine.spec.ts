@@ -2,7 +2,7 @@ import { PolicyDocument } from '@agentwatch/contracts';
 import { actionOf, hostOf, ScoredEvent } from './action';
 import { blend, fingerprintOf, wantsLlm } from './blend';
 import { VIOLATIONS } from './compliance';
-import { factsOf, riskLevelOf, scoreEvent } from './engine';
+import { assess, factsOf, riskLevelOf, scoreEvent } from './engine';
 import { GraphNode } from './graph';
 import { overallStatus } from './health';
 import { justify } from './justification';
@@ -264,6 +264,28 @@ describe('session-graph rules', () => {
     expect(factsOf(event({ actionType: 'PROCESS_EXEC', toolName: 'sudo', arguments: ['ls'] }), NO_POLICY)).toEqual([
       'privilege_change',
     ]);
+  });
+
+  it('scores from one assessment exactly as from scratch, with the facts the graph stores', () => {
+    const strict = policy({
+      sensitive_fields: ['ssn'],
+      blocked_action_patterns: ['file:*:delete'],
+      allowed_action_patterns: ['file:/repo/*:*'],
+      custom_rules: { after_read: { condition: 'flags.size() > 0', score_impact: 10, description: '' } },
+    });
+    const history = [node(['sensitive_read'], 0), node(['delete'], 55)];
+    for (const e of [
+      event({ arguments: ['/data/ssn.csv'], timestamp: at(10) }),
+      event({ actionType: 'FILE_DELETE', arguments: ['/repo/x'], timestamp: at(60) }),
+      connect(60),
+      event({ actionType: 'PROCESS_EXEC', toolName: 'sudo', arguments: ['ls'], timestamp: at(70) }),
+    ]) {
+      const assessment = assess(e, strict);
+      expect(assessment.facts).toEqual(factsOf(e, strict));
+      expect(scoreEvent(e, strict, history, assessment)).toEqual(scoreEvent(e, strict, history));
+      // Scoring leaves the assessment as it was.
+      expect(scoreEvent(e, strict, history, assessment)).toEqual(scoreEvent(e, strict, history));
+    }
   });
 
   it('flags the fifth delete within a minute as a burst', () => {

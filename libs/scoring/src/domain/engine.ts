@@ -123,14 +123,36 @@ function sensitiveHits(event: ScoredEvent, action: Action, policy: CompiledPolic
 }
 
 /** The graph facts of an event under a policy: what later events of its session tree may be judged by. */
-export function factsOf(event: ScoredEvent, policy: CompiledPolicy): Fact[] {
-  const action = actionOf(event);
+function factsFrom(event: ScoredEvent, action: Action, sensitive: readonly Hit[]): Fact[] {
   const facts: Fact[] = [];
-  if (action.verb === 'read' && sensitiveHits(event, action, policy).length > 0) facts.push('sensitive_read');
+  if (action.verb === 'read' && sensitive.length > 0) facts.push('sensitive_read');
   if (isOutboundConnect(action)) facts.push('outbound_connect');
   if (action.verb === 'delete') facts.push('delete');
   if (changesPrivilege(event, action)) facts.push('privilege_change');
   return facts;
+}
+
+/**
+ * What an event is under a policy, before its session graph is known: its action, its graph facts
+ * and the hits of the rules that read the event alone. The worker needs the facts for every event
+ * before it can load the graph, and the rest to score it: assessed once, used for both.
+ */
+export interface Assessment {
+  action: Action;
+  facts: Fact[];
+  /** Policy hits, then sensitive-data hits, in the order scoreEvent lists components. */
+  hits: readonly Hit[];
+}
+
+export function assess(event: ScoredEvent, policy: CompiledPolicy): Assessment {
+  const action = actionOf(event);
+  const sensitive = sensitiveHits(event, action, policy);
+  return { action, facts: factsFrom(event, action, sensitive), hits: [...policyHits(action, policy), ...sensitive] };
+}
+
+export function factsOf(event: ScoredEvent, policy: CompiledPolicy): Fact[] {
+  const action = actionOf(event);
+  return factsFrom(event, action, action.verb === 'read' ? sensitiveHits(event, action, policy) : []);
 }
 
 function policyHits(action: Action, policy: CompiledPolicy): Hit[] {
@@ -224,13 +246,16 @@ function reasoningOf(action: Action, hits: Hit[], score: number, level: RiskLeve
 
 /**
  * Scores one event: every rule is evaluated (never first match) and each hit is a component.
- * `history` is the session tree's graph (see graphHits).
+ * `history` is the session tree's graph (see graphHits); `assessment` is assess(event, policy).
  */
-export function scoreEvent(event: ScoredEvent, policy: CompiledPolicy, history: readonly GraphNode[]): GraphScore {
-  const action = actionOf(event);
-  const facts = factsOf(event, policy);
+export function scoreEvent(
+  event: ScoredEvent,
+  policy: CompiledPolicy,
+  history: readonly GraphNode[],
+  { action, facts, hits: eventHits }: Assessment = assess(event, policy),
+): GraphScore {
   const graph = graphHits(event, action, facts, history);
-  const hits: Hit[] = [...policyHits(action, policy), ...sensitiveHits(event, action, policy)];
+  const hits: Hit[] = [...eventHits];
   for (const g of graph) {
     hits.push({
       rule: g.rule,

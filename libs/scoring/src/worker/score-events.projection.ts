@@ -5,7 +5,7 @@ import { EventPattern } from '@nestjs/microservices';
 import { ScoredEvent } from '../domain/action';
 import { blend, fingerprintOf, wantsLlm } from '../domain/blend';
 import { ConditionError } from '../domain/condition';
-import { CONFIDENCE, factsOf, SCORER_VERSION, scoreEvent } from '../domain/engine';
+import { assess, CONFIDENCE, SCORER_VERSION, scoreEvent } from '../domain/engine';
 import { LlmRequest, LlmScorer } from '../llm/llm-scorer';
 import { PolicyCache } from '../policies/policy-store';
 import { insertScores, ScoreRow } from './score-rows';
@@ -46,21 +46,21 @@ export class ScoreEventsProjection {
       .sort((a, b) => a.at - b.at || a.event.id.localeCompare(b.event.id))
       .map(({ event }) => event);
     const inEffect = await this.policies.inEffect(tx, events);
-    const policyOf = (e: ScoredEvent) => inEffect(e.orgId, e.receivedAt);
-    await addGraphNodes(
-      tx,
-      events.map((event) => ({ event, facts: factsOf(event, policyOf(event)) })),
-    );
+    const assessed = events.map((event) => {
+      const policy = inEffect(event.orgId, event.receivedAt);
+      return { event, policy, ...assess(event, policy) };
+    });
+    await addGraphNodes(tx, assessed);
     const history = await loadTreeHistory(tx, events);
     const scoredAt = new Date().toISOString();
 
     const rows: ScoreRow[] = [];
     const llmRequests: LlmRequest[] = [];
-    for (const event of events) {
-      const policy = policyOf(event);
+    for (const assessment of assessed) {
+      const { event, policy } = assessment;
       const nodes = event.sessionId ? (history.get(treeKey(event.orgId, event.sessionId)) ?? []) : [];
       try {
-        const graph = scoreEvent(event, policy, nodes);
+        const graph = scoreEvent(event, policy, nodes, assessment);
         const fingerprint = fingerprintOf(event, graph, policy.version, SCORER_VERSION);
         rows.push({ event, graph, fingerprint, policyVersion: policy.version, scoredAt, failure: null });
         if (wantsLlm(graph)) llmRequests.push({ orgId: event.orgId, fingerprint, event, graph });

@@ -1,4 +1,14 @@
-import { Queryable } from '@agentwatch/db';
+import {
+  boolArray,
+  float4Array,
+  int2Array,
+  int4Array,
+  jsonArray,
+  Queryable,
+  textArray,
+  timestamptzArray,
+  uuidArray,
+} from '@agentwatch/db';
 import { ScoredEvent } from '../domain/action';
 import { FinalScore } from '../domain/blend';
 import { GraphScore, SCORER_VERSION } from '../domain/engine';
@@ -17,7 +27,11 @@ export interface ScoreRow {
 
 const json = (value: unknown) => JSON.stringify(value);
 
-/** One multi-row INSERT for the batch; a replayed event keeps its first score. */
+/**
+ * One multi-row INSERT for the batch; a replayed event keeps its first score. The columns go as
+ * binary arrays: parsing 27 text arrays (array_in, then each element's parser) was most of
+ * Postgres's CPU per score row.
+ */
 export async function insertScores(q: Queryable, rows: ScoreRow[]): Promise<void> {
   if (rows.length === 0) return;
   const column = <T>(pick: (row: ScoreRow) => T) => rows.map(pick);
@@ -34,33 +48,35 @@ export async function insertScores(q: Queryable, rows: ScoreRow[]): Promise<void
                           $26::timestamptz[], $27::timestamptz[])
      ON CONFLICT (org_id, event_id) DO NOTHING`,
     [
-      column((r) => r.event.orgId),
-      column((r) => r.event.id),
-      column((r) => r.event.sessionId),
-      column((r) => (r.failure ? 'failed' : 'scored')),
-      column((r) => r.final?.score ?? null),
-      column((r) => r.final?.riskLevel ?? null),
-      column((r) => (r.failure ? `Scoring failed: ${r.failure}` : withModel(r))),
-      column((r) => json(r.graph?.violations ?? [])),
-      column((r) => r.final?.scoringSource ?? 'graph'),
-      column((r) => json(r.graph?.complianceRefs ?? [])),
-      column((r) => json(r.graph?.mitigations ?? [])),
-      column((r) => json(r.graph?.components ?? [])),
-      column((r) => json(r.graph?.behavioralFlags ?? [])),
-      column((r) => r.graph?.score ?? null),
-      column((r) => r.final?.llmScore ?? null),
-      column((r) => r.final?.llmFallback ?? false),
-      column((r) => r.cacheHit ?? false),
-      column((r) => json(r.final?.decomposition ?? { graph_weight: 1, llm_weight: 0, gnn_weight: 0, final: null })),
-      column((r) => r.graph?.confidence ?? 0),
-      column((r) => r.graph?.ruleScore ?? null),
-      column(() => SCORER_VERSION),
-      column((r) => r.policyVersion),
-      column((r) => r.fingerprint),
-      column((r) => r.failure),
-      column((r) => r.graph?.action ?? ''),
-      column((r) => r.event.timestamp),
-      column((r) => r.scoredAt),
+      uuidArray(column((r) => r.event.orgId)),
+      uuidArray(column((r) => r.event.id)),
+      uuidArray(column((r) => r.event.sessionId)),
+      textArray(column((r) => (r.failure ? 'failed' : 'scored'))),
+      int2Array(column((r) => r.final?.score ?? null)),
+      textArray(column((r) => r.final?.riskLevel ?? null)),
+      textArray(column((r) => (r.failure ? `Scoring failed: ${r.failure}` : withModel(r)))),
+      jsonArray(column((r) => json(r.graph?.violations ?? []))),
+      textArray(column((r) => r.final?.scoringSource ?? 'graph')),
+      jsonArray(column((r) => json(r.graph?.complianceRefs ?? []))),
+      jsonArray(column((r) => json(r.graph?.mitigations ?? []))),
+      jsonArray(column((r) => json(r.graph?.components ?? []))),
+      jsonArray(column((r) => json(r.graph?.behavioralFlags ?? []))),
+      int2Array(column((r) => r.graph?.score ?? null)),
+      int2Array(column((r) => r.final?.llmScore ?? null)),
+      boolArray(column((r) => r.final?.llmFallback ?? false)),
+      boolArray(column((r) => r.cacheHit ?? false)),
+      jsonArray(
+        column((r) => json(r.final?.decomposition ?? { graph_weight: 1, llm_weight: 0, gnn_weight: 0, final: null })),
+      ),
+      float4Array(column((r) => r.graph?.confidence ?? 0)),
+      int4Array(column((r) => r.graph?.ruleScore ?? null)),
+      textArray(column(() => SCORER_VERSION)),
+      int4Array(column((r) => r.policyVersion)),
+      textArray(column((r) => r.fingerprint)),
+      textArray(column((r) => r.failure)),
+      textArray(column((r) => r.graph?.action ?? '')),
+      timestamptzArray(column((r) => r.event.timestamp)),
+      timestamptzArray(column((r) => r.scoredAt)),
     ],
   );
 }
