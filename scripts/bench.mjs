@@ -221,6 +221,9 @@ async function run() {
   say(
     `freshness: ${options.rate} items/s offered for ${options.freshnessS}s in batches of ${freshBatch}, a marker every ${markerEvery} batches…`,
   );
+  // Where the markers' time goes: what the runners' stage histograms gained over the phase.
+  const stageApps = { projector: apps.projector.url, 'scoring-worker': apps['scoring-worker'].url };
+  const stagesBefore = await bench.scrapeMetrics(stageApps);
   const fresh = await bench.measureFreshness(
     fleet.batches(Number.MAX_SAFE_INTEGER, freshBatch),
     { ...send, concurrency: 32, rate: options.rate, durationMs: options.freshnessS * 1000 },
@@ -237,6 +240,7 @@ async function run() {
     method:
       'polling GET /v1/sessions/{marker}/events every 20 ms from the batch’s HTTP 200 (includes up to one poll interval)',
     ...fresh.freshness,
+    stages: bench.stageWaits(stagesBefore, await bench.scrapeMetrics(stageApps), prefix),
   };
 
   await progress.waitCaughtUp('events');

@@ -7,9 +7,11 @@
 // models; drop it afterwards (`DROP DATABASE agentwatch_bench`).
 //
 // A variant is a comma-separated list of node flags (`--max-old-space-size=384`), environment
-// variables (`MALLOC_ARENA_MAX=2`) and `CWD=<checkout>` (another build of the apps, say a git
-// worktree of the old commit); `default` is the flags `npm start` uses, `none` no flags at all (V8's
-// own defaults). Default: `default`.
+// variables (`MALLOC_ARENA_MAX=2`), `CWD=<checkout>` (another build of the apps, say a git
+// worktree of the old commit) and `NODE=<node binary>` (the app runs on it instead of the node
+// running this script, say another Node version); `default` is the flags `npm start` uses, also
+// within a list (`default,--single-threaded-gc`: those flags and one more), `none` no flags at all
+// (V8's own defaults). Default: `default`.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
@@ -114,11 +116,14 @@ async function startOver() {
 }
 
 async function runOnce(variant) {
-  const parts = { default: appNodeFlags(values.app), none: [] }[variant] ?? variant.split(',').filter(Boolean);
+  const parts = variant
+    .split(',')
+    .filter(Boolean)
+    .flatMap((part) => ({ default: appNodeFlags(values.app), none: [] })[part] ?? [part]);
   const unknown = parts.find((p) => !p.startsWith('--') && !p.includes('='));
   if (unknown) die(`variant part "${unknown}" is neither a --flag nor NAME=value`);
   const settings = Object.fromEntries(parts.filter((p) => !p.startsWith('--')).map((p) => p.split(/=(.*)/s, 2)));
-  const { CWD: cwd = root, ...extraEnv } = settings;
+  const { CWD: cwd = root, NODE: node, ...extraEnv } = settings;
   await startOver();
   const started = await startApp(
     values.app,
@@ -129,7 +134,7 @@ async function runOnce(variant) {
       LOG_LEVEL: 'warn',
       ...extraEnv,
     },
-    { logDir, nodeFlags: parts.filter((p) => p.startsWith('--')), cwd },
+    { logDir, nodeFlags: parts.filter((p) => p.startsWith('--')), cwd, node },
   );
   const { pid } = started.child;
   const fail = async (message) => {

@@ -28,6 +28,23 @@ const pipelineRow = (phase) =>
   `${fmt(phase.pipelineUs, ' µs')} = ${phase.timesCopy ? `${phase.timesCopy.toFixed(1)}×` : 'n/a'} COPY per row`;
 const decimal = (n) => (n == null || Number.isNaN(n) ? 'n/a' : n.toFixed(1));
 
+// A marker's path: its event to the projector (queryable) and to the scoring worker, then its score
+// back to the projector (scored). Each hop's two stages, from the runners' histograms.
+const HOPS = [
+  ['events', 'ingest.events.v1', 'projector'],
+  ['events', 'ingest.events.v1', 'scoring-worker'],
+  ['scores', 'scoring.scores.v1', 'projector'],
+];
+const STAGES = { fetch: 'append → fetched', commit: 'fetched → committed' };
+const stageRows = (stages = []) =>
+  HOPS.flatMap(([name, topic, app]) =>
+    Object.entries(STAGES).flatMap(([stage, label]) =>
+      stages
+        .filter((w) => w.topic === topic && w.app === app && w.stage === stage)
+        .map((w) => [`${name} → ${app} (${w.consumer}): ${label}`, w]),
+    ),
+  );
+
 export function renderTable(r) {
   const rows = [];
   const add = (figure, value, target, versus = '—') => rows.push([figure, value, target, versus]);
@@ -96,6 +113,8 @@ export function renderTable(r) {
   add('ack → queryable p50/p95/p99', pp(r.freshness.queryable), 'p50 ≤ 200, p99 ≤ 1000 ms');
   if (r.freshness.timedOut) add('  markers never seen (30 s)', String(r.freshness.timedOut), '0');
   add('ack → scored p50/p95/p99', pp(r.freshness.scored), 'p99 ≤ 2000 ms');
+  for (const [label, wait] of stageRows(r.freshness.stages))
+    add(`  ${label} p50/p99`, `${fmt(wait.p50Ms)} / ${fmt(wait.p99Ms)} ms (n=${wait.count} appends)`, '—');
   for (const [name, p] of Object.entries(r.queries))
     add(`${name} p50/p95`, `${fmt(p.p50)} / ${fmt(p.p95)} ms`, name.includes('stats') ? 'p95 ≤ 250 ms' : 'p95 ≤ 50 ms');
   add(

@@ -41,9 +41,14 @@ const PORT_VARIABLE = {
 
 /**
  * Starts one app as `node dist/apps/<app>/src/main.js` (with --cpu-prof when asked) and waits for
- * /ready. `nodeFlags` replaces the flags `npm start` gives it; `cwd` runs another checkout's build.
+ * /ready. `nodeFlags` replaces the flags `npm start` gives it; `cwd` runs another checkout's build,
+ * `node` another node binary.
  */
-export async function startApp(app, env, { cpuProf, logDir, stamp, nodeFlags = appNodeFlags(app), cwd = root }) {
+export async function startApp(
+  app,
+  env,
+  { cpuProf, logDir, stamp, nodeFlags = appNodeFlags(app), cwd = root, node = process.execPath },
+) {
   const port = await freePort();
   const flags = cpuProf
     ? [
@@ -53,7 +58,7 @@ export async function startApp(app, env, { cpuProf, logDir, stamp, nodeFlags = a
       ]
     : [];
   const log = fs.openSync(path.join(logDir, `${app}.log`), 'w');
-  const child = spawn(process.execPath, [...nodeFlags, ...flags, `dist/apps/${app}/src/main.js`], {
+  const child = spawn(node, [...nodeFlags, ...flags, `dist/apps/${app}/src/main.js`], {
     cwd,
     env: { ...env, [PORT_VARIABLE[app]]: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', log, log],

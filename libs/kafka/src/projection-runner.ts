@@ -11,6 +11,7 @@ import { metrics } from './metrics';
 import { OffsetCommitter } from './offset-committer';
 import { FencedError, MemberPosition, PartitionCommits } from './partition-commits';
 import { commitIsolating } from './poison-isolation';
+import { observeStageWaits, takenUpNow } from './projection-timing';
 import { ProjectedRecord, RunnerMember } from './projection-types';
 import { decodeBatch } from './record-decoding';
 import { RecordRouter, RoutedBatch, routeBatch, sharedRecordsOf, TenantPart, targetsOf } from './record-routing';
@@ -185,6 +186,7 @@ export class ProjectionRunner<T> {
   private async project({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
     const { topic, partition, messages } = batch;
     if (messages.length === 0 || !isRunning() || isStale()) return;
+    const takenUpAt = takenUpNow();
     const checkpoints: MemberCheckpoint<RunnerMember<T>>[] = await Promise.all(
       this.membersOf(topic).map(async (member) => ({
         member,
@@ -214,6 +216,7 @@ export class ProjectionRunner<T> {
         batchEnd.kept,
         plan.applying.map((m) => m.name),
       );
+      observeStageWaits(this.options.name, topic, plan.fresh, takenUpAt);
     }
     for (const member of this.membersOf(topic)) {
       metrics.consumerLag.set(
