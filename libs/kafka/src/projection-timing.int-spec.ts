@@ -52,7 +52,7 @@ describe('projection stage waits', () => {
     );
 
   const series = async (histogram: Histogram<'consumer' | 'topic'>) => {
-    const { values } = await histogram.get();
+    const { name, values } = await histogram.get();
     const of = (metricName: string) =>
       values.find(
         (v) =>
@@ -60,7 +60,7 @@ describe('projection stage waits', () => {
           v.labels.consumer === 'timing-check' &&
           v.labels.topic === settings.prefix + topic,
       )?.value ?? 0;
-    return { count: of(`${histogram.name}_count`), sum: of(`${histogram.name}_sum`) };
+    return { count: of(`${name}_count`), sum: of(`${name}_sum`) };
   };
 
   it('observe broker timestamp → taken up and taken up → committed, once per produce request', async () => {
