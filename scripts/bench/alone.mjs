@@ -9,8 +9,9 @@
 // A variant is a comma-separated list of node flags (`--max-old-space-size=384`), environment
 // variables (`MALLOC_ARENA_MAX=2`), `CWD=<checkout>` (another build of the apps, say a git
 // worktree of the old commit) and `NODE=<node binary>` (the app runs on it instead of the node
-// running this script, say another Node version); `default` is the flags `npm start` uses, also
-// within a list (`default,--single-threaded-gc`: those flags and one more), `none` no flags at all
+// running this script, say another Node version). `default` is the flags `npm start` uses, also
+// within a list (`default,--single-threaded-gc`: those flags and one more); a variant that names no
+// flag gets them too (`NODE=…` compares Node versions on the same flags); `none` is no flags at all
 // (V8's own defaults). Default: `default`.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -116,10 +117,11 @@ async function startOver() {
 }
 
 async function runOnce(variant) {
-  const parts = variant
-    .split(',')
-    .filter(Boolean)
-    .flatMap((part) => ({ default: appNodeFlags(values.app), none: [] })[part] ?? [part]);
+  const listed = variant.split(',').filter(Boolean);
+  const flagged = listed.some((p) => p.startsWith('--') || p === 'default' || p === 'none');
+  const parts = [...(flagged ? [] : ['default']), ...listed].flatMap(
+    (part) => ({ default: appNodeFlags(values.app), none: [] })[part] ?? [part],
+  );
   const unknown = parts.find((p) => !p.startsWith('--') && !p.includes('='));
   if (unknown) die(`variant part "${unknown}" is neither a --flag nor NAME=value`);
   const settings = Object.fromEntries(parts.filter((p) => !p.startsWith('--')).map((p) => p.split(/=(.*)/s, 2)));
