@@ -28,12 +28,11 @@ const pipelineRow = (phase) =>
   `${fmt(phase.pipelineUs, ' µs')} = ${phase.timesCopy ? `${phase.timesCopy.toFixed(1)}×` : 'n/a'} COPY per row`;
 const decimal = (n) => (n == null || Number.isNaN(n) ? 'n/a' : n.toFixed(1));
 
-// A marker's path: its event to the projector (queryable) and to the scoring worker, then its score
-// back to the projector (scored). Each hop's two stages, from the runners' histograms.
+// A marker's path: its event to the projector (queryable) and to the scoring worker (scored, read
+// by the events routes' join). Each hop's two stages, from the runners' histograms.
 const HOPS = [
   ['events', 'ingest.events.v1', 'projector'],
   ['events', 'ingest.events.v1', 'scoring-worker'],
-  ['scores', 'scoring.scores.v1', 'projector'],
 ];
 const STAGES = { fetch: 'append → fetched', commit: 'fetched → committed' };
 const stageRows = (stages = []) =>
