@@ -62,7 +62,7 @@ function fixed<T>(
 /**
  * Text-like elements (`text`, `json`): their UTF-8 bytes, which is what `textrecv` and `json_recv`
  * read. Written in one pass into room for the worst case (three bytes per UTF-16 unit), each
- * length filled in after its string: measuring every string first cost as much again.
+ * length filled in after its string: measuring each string first would cost as much again.
  */
 function utf8(oid: number, values: readonly (string | null | undefined)[]): Buffer {
   let room = headerSize(values.length);
@@ -112,8 +112,8 @@ export const float4Array = (values: readonly (number | null | undefined)[]): PgA
   fixed(OID.float4, 4, values, (out, at, v) => out.writeFloatBE(v, at));
 
 // Hex digit values by character code (-1: not a hex digit), and where each of a UUID's 16 bytes starts
-// in its 36-character form. Decoded by hand: a regex test and Buffer.write per group took longer
-// than the driver's whole text serialization.
+// in its 36-character form. Decoded by hand: a regex test and a Buffer.write per group cost more
+// than the driver's whole text serialization of the UUID.
 const HEX = new Int8Array(128).fill(-1);
 for (let c = 0; c < 16; c++) {
   HEX['0123456789abcdef'.charCodeAt(c)] = c;

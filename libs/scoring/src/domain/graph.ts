@@ -13,8 +13,6 @@ export interface GraphNode {
 /** Windows of the graph rules, in milliseconds. */
 export const EXFILTRATION_WINDOW_MS = 60 * 60_000;
 export const DELETE_BURST_WINDOW_MS = 60_000;
-/** The longest window of any graph rule: a node older than this before an event never counts for it. */
-export const LOOKBACK_MS = Math.max(EXFILTRATION_WINDOW_MS, DELETE_BURST_WINDOW_MS);
 /** Deletes in the session tree within DELETE_BURST_WINDOW_MS, this one included, that make a burst. */
 export const DELETE_BURST_SIZE = 5;
 

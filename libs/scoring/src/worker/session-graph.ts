@@ -1,6 +1,6 @@
 import { byIndexLookups, Queryable } from '@agentwatch/db';
 import { ScoredEvent } from '../domain/action';
-import { Fact, GraphNode, LOOKBACK_MS } from '../domain/graph';
+import { EXFILTRATION_WINDOW_MS, Fact, GraphNode } from '../domain/graph';
 
 /** Adds the batch's graph nodes (events with at least one fact) in one statement; replays are no-ops. */
 export async function addGraphNodes(q: Queryable, nodes: { event: ScoredEvent; facts: Fact[] }[]): Promise<void> {
@@ -26,25 +26,15 @@ export const treeKey = (orgId: string, sessionId: string) => `${orgId}/${session
 
 /**
  * The graph nodes of each batch session's tree (its root ancestor and every descendant of that root,
- * through sessions.parent_id), from LOOKBACK_MS before that session's earliest event in the batch to
- * the batch's latest. One query per batch. Each tree has its own start: a session whose daemon sends
- * hours-old events does not widen every other tree's window.
+ * through sessions.parent_id), within the rules' window before the batch. One query per batch.
  */
 export async function loadTreeHistory(q: Queryable, events: ScoredEvent[]): Promise<Map<string, GraphNode[]>> {
   const withSession = events.filter((e) => e.sessionId !== null);
   const history = new Map<string, GraphNode[]>();
   if (withSession.length === 0) return history;
+  const times = withSession.map((e) => Date.parse(e.timestamp));
   // A partition's batch of 1,000 events names a few dozen sessions: those go, once each.
-  const starts = new Map<string, { orgId: string; sessionId: string; earliest: number }>();
-  let latest = Number.NEGATIVE_INFINITY;
-  for (const e of withSession) {
-    const at = Date.parse(e.timestamp);
-    latest = Math.max(latest, at);
-    const key = treeKey(e.orgId, e.sessionId!);
-    const start = starts.get(key);
-    if (!start) starts.set(key, { orgId: e.orgId, sessionId: e.sessionId!, earliest: at });
-    else if (at < start.earliest) start.earliest = at;
-  }
+  const starts = [...new Map(withSession.map((e) => [treeKey(e.orgId, e.sessionId!), e])).values()];
   // Each recursion step looks up a few sessions by key. Left to itself the planner expects hundreds of
   // rows per step and hash-joins a full scan of `sessions`, twice per batch, growing with the table
   // (see docs/adr/0006-postgres-cost-per-scored-event.md).
@@ -52,30 +42,30 @@ export async function loadTreeHistory(q: Queryable, events: ScoredEvent[]): Prom
     await byIndexLookups(q, () =>
       q.query(
         `WITH RECURSIVE start AS (
-         SELECT org_id, session_id, since FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[]) AS s(org_id, session_id, since)
+         SELECT org_id, session_id FROM unnest($1::uuid[], $2::uuid[]) AS s(org_id, session_id)
        ), up AS (
-         SELECT org_id, session_id AS start, since, session_id AS id, 0 AS depth FROM start
+         SELECT org_id, session_id AS start, session_id AS id, 0 AS depth FROM start
          UNION ALL
-         SELECT up.org_id, up.start, up.since, s.parent_id, up.depth + 1
+         SELECT up.org_id, up.start, s.parent_id, up.depth + 1
            FROM up JOIN sessions s ON s.org_id = up.org_id AND s.id = up.id
           WHERE s.parent_id IS NOT NULL AND up.depth < 32
        ), roots AS (
-         SELECT DISTINCT ON (org_id, start) org_id, start, since, id AS root FROM up ORDER BY org_id, start, depth DESC
+         SELECT DISTINCT ON (org_id, start) org_id, start, id AS root FROM up ORDER BY org_id, start, depth DESC
        ), down AS (
-         SELECT org_id, start, since, root AS id, 0 AS depth FROM roots
+         SELECT org_id, start, root AS id, 0 AS depth FROM roots
          UNION ALL
-         SELECT down.org_id, down.start, down.since, s.id, down.depth + 1
+         SELECT down.org_id, down.start, s.id, down.depth + 1
            FROM down JOIN sessions s ON s.org_id = down.org_id AND s.parent_id = down.id
           WHERE down.depth < 32
-       ), tree AS (SELECT DISTINCT org_id, start, since, id FROM down)
+       ), tree AS (SELECT DISTINCT org_id, start, id FROM down)
        SELECT t.org_id, t.start, n.event_id, n.session_id, n.at, n.facts
          FROM tree t JOIN scoring_graph_nodes n ON n.org_id = t.org_id AND n.session_id = t.id
-        WHERE n.at >= t.since AND n.at <= $4`,
+        WHERE n.at >= $3 AND n.at <= $4`,
         [
-          [...starts.values()].map((s) => s.orgId),
-          [...starts.values()].map((s) => s.sessionId),
-          [...starts.values()].map((s) => new Date(s.earliest - LOOKBACK_MS)),
-          new Date(latest),
+          starts.map((e) => e.orgId),
+          starts.map((e) => e.sessionId),
+          new Date(Math.min(...times) - EXFILTRATION_WINDOW_MS),
+          new Date(Math.max(...times)),
         ],
       ),
     );
