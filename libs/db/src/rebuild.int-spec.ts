@@ -48,20 +48,15 @@ describe('a rebuild schema', () => {
       ['fillfactor=100'],
       ['fillfactor=100'],
     ]);
-    const triggers = await owner.query(
-      `SELECT tgname FROM pg_trigger WHERE tgrelid = $1::regclass AND NOT tgisinternal ORDER BY 1`,
-      [`${schema}.events`],
-    );
-    expect(triggers.map((t: { tgname: string }) => t.tgname)).toEqual([
-      'events_append_only',
-      'events_count_deleted',
-      'events_count_inserted',
-    ]);
-    const scoreTriggers = await owner.query(
-      `SELECT tgname FROM pg_trigger WHERE tgrelid = $1::regclass AND NOT tgisinternal ORDER BY 1`,
-      [`${schema}.event_scores`],
-    );
-    expect(scoreTriggers.map((t: { tgname: string }) => t.tgname)).toEqual([
+    const triggersOf = async (table: string) =>
+      (
+        await owner.query(
+          `SELECT tgname FROM pg_trigger WHERE tgrelid = $1::regclass AND NOT tgisinternal ORDER BY 1`,
+          [`${schema}.${table}`],
+        )
+      ).map((t: { tgname: string }) => t.tgname);
+    expect(await triggersOf('events')).toEqual(['events_append_only', 'events_count_deleted', 'events_count_inserted']);
+    expect(await triggersOf('event_scores')).toEqual([
       'event_scores_append_only',
       'event_scores_count_deleted',
       'event_scores_count_inserted',
