@@ -348,6 +348,13 @@ describe('scoring: policies → ingest → worker → score reads (over HTTP)', 
     const stored = await scoring(`/scores/event/${del.id}`, org.key);
     expect(detail.body).toMatchObject({ risk_score: 45, scored_at: stored.body.scored_at });
     expect(typeof detail.body.scored_at).toBe('string');
+    // The session's risk summary is over the same joined scores.
+    const scores = Object.values(risk) as number[];
+    const summary = await call<Body>(`${stack.apiUrl}/v1/sessions/${session}`, { token: org.token });
+    const { total_events, max_risk, avg_risk } = summary.body.risk_summary as Body;
+    expect({ total_events, max_risk }).toEqual({ total_events: scores.length, max_risk: Math.max(...scores) });
+    // Rounded to two decimals by Postgres.
+    expect(avg_risk).toBeCloseTo(scores.reduce((sum, n) => sum + n, 0) / scores.length, 1);
     // Shadow mode: decisions stay what the daemon reported.
     expect(events.body.events.every((e) => e.decision === 'allow')).toBe(true);
 
