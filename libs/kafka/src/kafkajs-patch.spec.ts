@@ -9,7 +9,7 @@ interface RecordInput {
   timestampDelta: number;
   key: string | Buffer | null;
   value: string | Buffer | null;
-  headers: Record<string, string | string[]>;
+  headers: Record<string, string | string[] | Buffer>;
 }
 interface Encoded {
   buffer: Buffer;
@@ -104,6 +104,12 @@ describe('the kafkajs patch', () => {
 
   it('encodes records and their batch to the same bytes as unpatched kafkajs 2.2.4', async () => {
     expect((await encodeBatch()).buffer.toString('hex')).toBe(UNPATCHED_BATCH);
+  });
+
+  it('writes a header value given as bytes exactly as the same value given as text', () => {
+    const asText = { ...records[0], headers: { ce_id: 'é-1', multi: ['x', 'y'] } };
+    const asBytes = { ...records[0], headers: { ce_id: Buffer.from('é-1'), multi: ['x', 'y'] } };
+    expect(Record(asBytes).buffer.toString('hex')).toBe(Record(asText).buffer.toString('hex'));
   });
 
   it('decodes what it encodes, repeated header keys collected and __proto__ kept as a plain header', async () => {
