@@ -68,4 +68,29 @@ describe('copyRowsOnce: COPY in a savepoint, the fallback on a row stored alread
     ).rejects.toThrow(/invalid input syntax for type json/);
     expect((await rowsOf()).map((r) => r.id)).toEqual([1, 2, 3, 4]);
   });
+
+  it('keeps an earlier copy of the same transaction when a later one falls back (its savepoint stays open)', async () => {
+    await db.transaction(async (tx) => {
+      await copyRowsOnce(tx, table, ['id', 'note', 'doc'], [fields(10, 'first copy', {})], async () => {
+        throw new Error('the first copy meets no existing row');
+      });
+      await copyRowsOnce(tx, table, ['id', 'note', 'doc'], [fields(11, 'second', {}), fields(10, 'again', {})], () =>
+        tx.query(`INSERT INTO ${table} (id, note, doc) VALUES (11, 'second, by the fallback', '{}')`),
+      );
+    });
+    expect((await rowsOf()).filter((r) => r.id >= 10)).toEqual([
+      { id: 10, note: 'first copy', doc: {} },
+      { id: 11, note: 'second, by the fallback', doc: {} },
+    ]);
+  });
+
+  it('is undone with an enclosing savepoint rolled back, and the transaction goes on', async () => {
+    await db.transaction(async (tx) => {
+      await tx.query('SAVEPOINT outer_work');
+      await copyRowsOnce(tx, table, ['id', 'note', 'doc'], [fields(20, 'undone', {})], async () => undefined);
+      await tx.query('ROLLBACK TO SAVEPOINT outer_work');
+      await tx.query(`INSERT INTO ${table} (id, note, doc) VALUES (21, 'kept', '{}')`);
+    });
+    expect((await rowsOf()).filter((r) => r.id >= 20).map((r) => r.id)).toEqual([21]);
+  });
 });

@@ -38,6 +38,8 @@ async function copyRows(tx: EntityManager, table: string, columns: string[], row
  * COPY costs Postgres well under an INSERT … SELECT FROM unnest of the same rows, but it has no ON
  * CONFLICT. Rows are copied inside a savepoint; when one of them exists already (a redelivered or
  * replayed batch), the savepoint is rolled back and `fallback` writes the batch, skipping what is there.
+ * The statements that follow in the transaction run inside the savepoint; a later ROLLBACK TO an
+ * enclosing savepoint, or the transaction's COMMIT or ROLLBACK, ends it with them.
  */
 export async function copyRowsOnce(
   tx: EntityManager,
@@ -55,5 +57,5 @@ export async function copyRowsOnce(
     await tx.query('ROLLBACK TO SAVEPOINT copy_rows');
     await fallback();
   }
-  await tx.query('RELEASE SAVEPOINT copy_rows');
+  // Not released: a savepoint left open commits with its transaction, and RELEASE was a round trip of its own.
 }
