@@ -48,14 +48,15 @@ export async function decodeBatch<T>(messages: KafkaMessage[], o: DecodeOptions<
   for (const message of messages) {
     try {
       const headers = envelopeHeaders(message);
-      let value = message.value?.toString() ?? null;
+      let value: string | null;
       if (o.opener && message.value && message.headers?.[SEALED_HEADER] !== undefined) {
-        const opened = await o.opener.open(headers.org_id ?? '', message.value, allHeaders(message));
-        if (opened === null) {
+        value = await o.opener.open(headers.org_id ?? '', message.value, allHeaders(message));
+        if (value === null) {
           decoded.erased += 1;
           continue;
         }
-        value = opened;
+      } else {
+        value = message.value?.toString() ?? null;
       }
       const wire = fromWire(message.key?.toString() ?? null, value, headers);
       const payload = o.schema.safeParse(wire.payload);
