@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench:api -- [--batch 50] [--events 30000] [--rounds 3] [checkout …]`: the cloud API alone
+// `npm run bench:api -- [--batch 50] [--events 30000] [--rounds 3] [--cpu-prof] [checkout …]`: the cloud API alone
 // (no projector), its CPU per accepted event at one batch size, once per checkout and round,
 // alternating. A checkout is a directory holding a build of the apps (a git worktree of another
 // commit, built); default: this one. The per-request costs (routing, guards, logging, the command
@@ -21,6 +21,8 @@ const { values, positionals } = parseArgs({
     batch: { type: 'string', default: '50' },
     events: { type: 'string', default: '30000' },
     rounds: { type: 'string', default: '3' },
+    // A V8 CPU profile per run in bench/profiles (summarize with scripts/bench/profile-summary.mjs).
+    'cpu-prof': { type: 'boolean', default: false },
   },
   allowPositionals: true,
 });
@@ -54,7 +56,8 @@ const logDir = path.join(root, 'bench', 'results', `${new Date().toISOString().r
 fs.mkdirSync(logDir, { recursive: true });
 
 async function runOnce(cwd, round) {
-  const app = await startApp('cloud-api', env, { logDir, cwd });
+  const stamp = `${path.basename(cwd)}-${round}`;
+  const app = await startApp('cloud-api', env, { logDir, cwd, cpuProf: values['cpu-prof'], stamp });
   try {
     const fleet = new bench.Fleet({
       daemons: organizations,

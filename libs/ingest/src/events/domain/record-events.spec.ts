@@ -1,4 +1,6 @@
-import { canonicalTime, eventIdFor, eventKey, recordEvents } from './record-events';
+import fc from 'fast-check';
+import { parse as uuidParse, v5 as uuidv5 } from 'uuid';
+import { CLIENT_EVENT_NAMESPACE, canonicalTime, eventIdFor, eventKey, recordEvents } from './record-events';
 
 describe('recording an ingest batch', () => {
   const orgId = '11111111-1111-4111-8111-111111111111';
@@ -37,6 +39,22 @@ describe('recording an ingest batch', () => {
   it('keeps the ids of earlier releases, for non-ASCII event ids too', () => {
     expect(eventIdFor(orgId, 'e-1')).toBe('fe6ca5ab-b517-5806-aaca-1236b24b9348');
     expect(eventIdFor(orgId, 'é-ü-🙂')).toBe('107f5c8b-e410-576d-849a-1a4bcbd4ed45');
+  });
+
+  // Any text, lone surrogates included (JSON can carry them): they are UTF-8 encoded as U+FFFD.
+  const anyText = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 200 }),
+    fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)), maxLength: 50 }),
+  );
+
+  it("is uuid's v5 of the UTF-8 bytes of `<org>/<event_id>` for any event id and organization", () => {
+    fc.assert(
+      fc.property(fc.uuid(), anyText, (org, clientEventId) => {
+        const earlier = uuidv5(Buffer.from(`${org}/${clientEventId}`, 'utf8'), uuidParse(CLIENT_EVENT_NAMESPACE));
+        expect(eventIdFor(org, clientEventId)).toBe(earlier);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('writes every timestamp as Date#toISOString would, without parsing those already in that form', () => {

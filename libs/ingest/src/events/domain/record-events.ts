@@ -1,5 +1,6 @@
+import { hash } from 'node:crypto';
 import { EventIngestItem, EventRecordedV1 } from '@agentwatch/contracts';
-import { parse as parseUuid, v5 as uuidv5 } from 'uuid';
+import { parse as parseUuid } from 'uuid';
 
 /** Namespace of event ids derived from a daemon's own event_id: UUIDv5(org/event_id). */
 export const CLIENT_EVENT_NAMESPACE = '6f1f4c36-8f51-5b7e-9a55-6a2b1c1d0e01';
@@ -12,12 +13,24 @@ export interface RecordingContext {
   newId: () => string;
 }
 
-// Bytes in, not strings: uuid would parse the namespace and UTF-8-encode the name char by char on
-// every call (7 % of the API's CPU at batch 500). Same ids: the unit test pins one.
-const NAMESPACE_BYTES = parseUuid(CLIENT_EVENT_NAMESPACE);
+const NAMESPACE_BYTES = Buffer.from(parseUuid(CLIENT_EVENT_NAMESPACE));
+const VARIANT_DIGITS = '89ab';
 
-export const eventIdFor = (orgId: string, clientEventId: string) =>
-  uuidv5(Buffer.from(`${orgId}/${clientEventId}`, 'utf8'), NAMESPACE_BYTES);
+/**
+ * RFC 9562 UUIDv5, the same id as uuid's `v5(name, namespace)` (the unit test compares them). uuid
+ * makes a Hash object and a byte array per call, 8 % of the API's CPU at batch 500; a one-shot hash
+ * to hex, with the version and variant set in the digits, costs about half of that.
+ */
+export function eventIdFor(orgId: string, clientEventId: string): string {
+  const name = `${orgId}/${clientEventId}`;
+  const input = Buffer.allocUnsafe(16 + Buffer.byteLength(name));
+  NAMESPACE_BYTES.copy(input, 0);
+  input.write(name, 16, 'utf8');
+  const h = hash('sha1', input, 'hex');
+  // Digit 12 is the version (5); digit 16's top two bits are the variant (10).
+  const variant = VARIANT_DIGITS[Number.parseInt(h[16], 16) & 3];
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
 
 // What daemons mostly send, and exactly what toISOString() would return for it, so it needs no parse.
 // Days past the 28th (and hour 24) go through Date, which rolls them over.
