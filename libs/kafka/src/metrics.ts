@@ -35,7 +35,7 @@ export const metrics = {
   }),
   projectionLatencySeconds: new Histogram({
     name: 'agentwatch_projection_latency_seconds',
-    help: 'Time from a record being appended (its CloudEvents time) to its projection committing',
+    help: 'Time from records being appended (their CloudEvents time) to their projection committing, per run of records sharing that time',
     labelNames: ['projection'],
     buckets: seconds,
   }),

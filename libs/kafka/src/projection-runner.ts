@@ -388,7 +388,17 @@ export class ProjectionRunner<T> {
 
   private observe(topic: string, records: ProjectedRecord<T>[], projections: string[]): void {
     const now = Date.now();
-    const latencies = records.map((r) => (now - Date.parse(r.time)) / 1000).filter((s) => !Number.isNaN(s));
+    // One latency per run of records sharing a time (one ingest request's records), not per record,
+    // as the stage waits are counted (projection-timing.ts): parsing and observing every record for
+    // every projection was 3 % of the projector's CPU.
+    const latencies: number[] = [];
+    let previous: string | undefined;
+    for (const { time } of records) {
+      if (time === previous) continue;
+      previous = time;
+      const seconds = (now - Date.parse(time)) / 1000;
+      if (!Number.isNaN(seconds)) latencies.push(seconds);
+    }
     for (const projection of projections) {
       metrics.projectedRecords.inc({ projection, topic }, records.length);
       const histogram = metrics.projectionLatencySeconds.labels({ projection });
