@@ -168,6 +168,12 @@ async function run() {
     ...serverCpuSeconds(),
     bench: ownCpu(),
   });
+  const coresBusy = (from, to, seconds) =>
+    Object.fromEntries(
+      Object.keys(to)
+        .filter((key) => from[key] != null && to[key] != null)
+        .map((key) => [key, (to[key] - from[key]) / seconds]),
+    );
   const cpuPerEvent = (from, to, events) =>
     Object.fromEntries(
       Object.keys(to)
@@ -224,6 +230,9 @@ async function run() {
   // Where the markers' time goes: what the runners' stage histograms gained over the phase.
   const stageApps = { projector: apps.projector.url, 'scoring-worker': apps['scoring-worker'].url };
   const stagesBefore = await bench.scrapeMetrics(stageApps);
+  // Whether the phase was bound by CPU: the cores each process kept busy while the load was offered.
+  const freshCpu = cpuNow();
+  const freshStart = performance.now();
   const fresh = await bench.measureFreshness(
     fleet.batches(Number.MAX_SAFE_INTEGER, freshBatch),
     { ...send, concurrency: 32, rate: options.rate, durationMs: options.freshnessS * 1000 },
@@ -234,7 +243,9 @@ async function run() {
       tracking: { pollMs: 20, timeoutMs: 30_000, scored: true },
     },
   );
+  const freshCores = coresBusy(freshCpu, cpuNow(), (performance.now() - freshStart) / 1000);
   result.freshness = {
+    coresBusy: freshCores,
     offered: options.rate,
     achieved: accepted(fresh.sent).rate,
     method:

@@ -42,6 +42,12 @@ const withPipeline = (e) =>
     ? e
     : { ...e, projectedAndScored: timesCopy(e.endToEnd.pipelineUs + e.scoring.pipelineUs, e.copyUsPerRow) };
 
+// Cores kept busy over a phase: the system's processes summed, each named, the load generator apart.
+const FRESHNESS_CORES = ['cloud-api', 'projector', 'scoring-worker', 'postgres', 'broker'];
+const coresRow = (cores) =>
+  `${decimal(pipelineCpu(cores))} (${FRESHNESS_CORES.map((key) => decimal(cores[key])).join(' / ')}; ` +
+  `load generator ${decimal(cores[LOAD_GENERATOR])})`;
+
 const pipelineRow = (phase) =>
   `${fmt(phase.pipelineUs, ' µs')} = ${phase.timesCopy ? `${phase.timesCopy.toFixed(1)}×` : 'n/a'} COPY per row`;
 const decimal = (n) => (n == null || Number.isNaN(n) ? 'n/a' : n.toFixed(1));
@@ -122,6 +128,14 @@ export function renderTable(r) {
     `${fmt(r.freshness.offered, '')} / ${fmt(r.freshness.achieved, ' ev/s')}`,
     '10,000 ev/s',
   );
+  if (r.freshness.coresBusy) {
+    add(
+      '  cores busy: sum (api / projector / worker / Postgres / broker)',
+      coresRow(r.freshness.coresBusy),
+      '—',
+      `of ${r.machine.cpus} cores`,
+    );
+  }
   add('ack → queryable p50/p95/p99', pp(r.freshness.queryable), 'p50 ≤ 200, p99 ≤ 1000 ms');
   if (r.freshness.timedOut) add('  markers never seen (30 s)', String(r.freshness.timedOut), '0');
   add('ack → scored p50/p95/p99', pp(r.freshness.scored), 'p99 ≤ 2000 ms');
