@@ -30,7 +30,9 @@ const json = (value: unknown) => JSON.stringify(value);
 /**
  * One multi-row INSERT for the batch; a replayed event keeps its first score. The columns go as
  * binary arrays: parsing 27 text arrays (array_in, then each element's parser) was most of
- * Postgres's CPU per score row.
+ * Postgres's CPU per score row. They are unnested in the select list, where Postgres steps through
+ * them in lockstep, not in FROM, where it first copies each of the 27 into a tuplestore of its own:
+ * 7.4 against 11.4 µs per row on 30,000 score rows (an INSERT from a table of them: 6.1).
  */
 export async function insertScores(q: Queryable, rows: ScoreRow[]): Promise<void> {
   if (rows.length === 0) return;
@@ -41,11 +43,13 @@ export async function insertScores(q: Queryable, rows: ScoreRow[]): Promise<void
                                graph_score, llm_score, llm_fallback, cache_hit, score_decomposition, confidence,
                                rule_score, scorer_version, policy_version, fingerprint, failure_reason, action,
                                event_timestamp, scored_at)
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::smallint[], $6::text[], $7::text[],
-                          $8::json[], $9::text[], $10::json[], $11::json[], $12::json[], $13::json[],
-                          $14::smallint[], $15::smallint[], $16::boolean[], $17::boolean[], $18::json[], $19::real[],
-                          $20::integer[], $21::text[], $22::integer[], $23::text[], $24::text[], $25::text[],
-                          $26::timestamptz[], $27::timestamptz[])
+     SELECT unnest($1::uuid[]), unnest($2::uuid[]), unnest($3::uuid[]), unnest($4::text[]), unnest($5::smallint[]),
+            unnest($6::text[]), unnest($7::text[]), unnest($8::json[]), unnest($9::text[]), unnest($10::json[]),
+            unnest($11::json[]), unnest($12::json[]), unnest($13::json[]), unnest($14::smallint[]),
+            unnest($15::smallint[]), unnest($16::boolean[]), unnest($17::boolean[]), unnest($18::json[]),
+            unnest($19::real[]), unnest($20::integer[]), unnest($21::text[]), unnest($22::integer[]),
+            unnest($23::text[]), unnest($24::text[]), unnest($25::text[]), unnest($26::timestamptz[]),
+            unnest($27::timestamptz[])
      ON CONFLICT (org_id, event_id) DO NOTHING`,
     [
       uuidArray(column((r) => r.event.orgId)),

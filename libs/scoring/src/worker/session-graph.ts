@@ -1,4 +1,4 @@
-import { byIndexLookups, Queryable } from '@agentwatch/db';
+import { byIndexLookups, Queryable, textArray, timestamptzArray, uuidArray } from '@agentwatch/db';
 import { ScoredEvent } from '../domain/action';
 import { EXFILTRATION_WINDOW_MS, Fact, GraphNode } from '../domain/graph';
 
@@ -6,18 +6,19 @@ import { EXFILTRATION_WINDOW_MS, Fact, GraphNode } from '../domain/graph';
 export async function addGraphNodes(q: Queryable, nodes: { event: ScoredEvent; facts: Fact[] }[]): Promise<void> {
   const kept = nodes.filter((n) => n.facts.length > 0 && n.event.sessionId !== null);
   if (kept.length === 0) return;
+  // Binary arrays unnested in the select list, as the scores are (score-rows.ts says why).
   await q.query(
     `INSERT INTO scoring_graph_nodes (org_id, event_id, session_id, at, facts)
      SELECT org_id, event_id, session_id, at, string_to_array(facts, ',')
-       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::timestamptz[], $5::text[])
-            AS n(org_id, event_id, session_id, at, facts)
+       FROM (SELECT unnest($1::uuid[]) AS org_id, unnest($2::uuid[]) AS event_id, unnest($3::uuid[]) AS session_id,
+                    unnest($4::timestamptz[]) AS at, unnest($5::text[]) AS facts) AS n
      ON CONFLICT (org_id, event_id) DO NOTHING`,
     [
-      kept.map((n) => n.event.orgId),
-      kept.map((n) => n.event.id),
-      kept.map((n) => n.event.sessionId),
-      kept.map((n) => n.event.timestamp),
-      kept.map((n) => n.facts.join(',')),
+      uuidArray(kept.map((n) => n.event.orgId)),
+      uuidArray(kept.map((n) => n.event.id)),
+      uuidArray(kept.map((n) => n.event.sessionId)),
+      timestamptzArray(kept.map((n) => n.event.timestamp)),
+      textArray(kept.map((n) => n.facts.join(','))),
     ],
   );
 }
