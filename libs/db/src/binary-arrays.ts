@@ -126,7 +126,7 @@ const hexAt = (text: string, i: number) => {
 };
 
 /** Writes a hyphenated 36-character UUID's 16 bytes; false when the text is not one. */
-function writeUuid(out: Buffer, at: number, text: string): boolean {
+export function writeUuid(out: Buffer, at: number, text: string): boolean {
   if (text.length !== 36) return false;
   const dash = 45;
   if (text.charCodeAt(8) !== dash || text.charCodeAt(13) !== dash || text.charCodeAt(18) !== dash) return false;
@@ -217,7 +217,7 @@ export function postgresMicros(text: string): number | bigint | null {
   return Number.isSafeInteger(micros) ? micros : BigInt(ms) * 1000n + BigInt(fraction);
 }
 
-function writeInt64(out: Buffer, at: number, value: number | bigint): void {
+export function writeInt64(out: Buffer, at: number, value: number | bigint): void {
   if (typeof value === 'bigint') {
     out.writeBigInt64BE(value, at);
     return;

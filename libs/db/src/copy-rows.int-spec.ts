@@ -1,8 +1,8 @@
 import { DataSource } from 'typeorm';
-import { copyRowsOnce, copyText } from './copy-rows';
+import { CopyColumn, copyRowsOnce } from './copy-rows';
 import { databaseConfigFromEnv } from './database.config';
 
-describe('copyRowsOnce: COPY in a savepoint, the fallback on a row stored already', () => {
+describe('copyRowsOnce: a binary COPY in a savepoint, the fallback on a row stored already', () => {
   let db: DataSource;
   const table = `copy_rows_${process.pid}`;
   const rowsOf = async () =>
@@ -18,17 +18,18 @@ describe('copyRowsOnce: COPY in a savepoint, the fallback on a row stored alread
     await db?.destroy();
   });
 
-  const fields = (id: number, note: string | null, doc: unknown) => [
-    String(id),
-    copyText(note),
-    copyText(JSON.stringify(doc)),
+  const columns: CopyColumn[] = [
+    { name: 'id', type: 'int4' },
+    { name: 'note', type: 'text' },
+    { name: 'doc', type: 'jsonb' },
   ];
+  const fields = (id: number, note: string | null, doc: unknown) => [id, note, JSON.stringify(doc)];
 
-  it('copies every field back as it was written, escapes and nulls included', async () => {
+  it('copies every field back as it was written, nulls and characters text COPY escapes included', async () => {
     const odd = 'tab\there\nnew line\r\\back\\slash \\N ünï 🚀';
     let fellBack = false;
     await db.transaction((tx) =>
-      copyRowsOnce(tx, table, ['id', 'note', 'doc'], [fields(1, odd, { a: 'x\ty' }), fields(2, null, [])], async () => {
+      copyRowsOnce(tx, table, columns, [fields(1, odd, { a: 'x\ty' }), fields(2, null, [])], async () => {
         fellBack = true;
       }),
     );
@@ -42,7 +43,7 @@ describe('copyRowsOnce: COPY in a savepoint, the fallback on a row stored alread
   it('rolls the copy back and runs the fallback when a row exists, and the transaction goes on', async () => {
     let fellBack = false;
     await db.transaction(async (tx) => {
-      await copyRowsOnce(tx, table, ['id', 'note', 'doc'], [fields(3, 'new', {}), fields(1, 'again', {})], async () => {
+      await copyRowsOnce(tx, table, columns, [fields(3, 'new', {}), fields(1, 'again', {})], async () => {
         fellBack = true;
         await tx.query(
           `INSERT INTO ${table} (id, note, doc) VALUES (3, 'by the fallback', '{}') ON CONFLICT DO NOTHING`,
@@ -62,19 +63,17 @@ describe('copyRowsOnce: COPY in a savepoint, the fallback on a row stored alread
 
   it('lets any other refusal through, and the transaction rolls back whole', async () => {
     await expect(
-      db.transaction((tx) =>
-        copyRowsOnce(tx, table, ['id', 'note', 'doc'], [['5', 'bad json', '{not json']], async () => undefined),
-      ),
+      db.transaction((tx) => copyRowsOnce(tx, table, columns, [[5, 'bad json', '{not json']], async () => undefined)),
     ).rejects.toThrow(/invalid input syntax for type json/);
     expect((await rowsOf()).map((r) => r.id)).toEqual([1, 2, 3, 4]);
   });
 
   it('keeps an earlier copy of the same transaction when a later one falls back (its savepoint stays open)', async () => {
     await db.transaction(async (tx) => {
-      await copyRowsOnce(tx, table, ['id', 'note', 'doc'], [fields(10, 'first copy', {})], async () => {
+      await copyRowsOnce(tx, table, columns, [fields(10, 'first copy', {})], async () => {
         throw new Error('the first copy meets no existing row');
       });
-      await copyRowsOnce(tx, table, ['id', 'note', 'doc'], [fields(11, 'second', {}), fields(10, 'again', {})], () =>
+      await copyRowsOnce(tx, table, columns, [fields(11, 'second', {}), fields(10, 'again', {})], () =>
         tx.query(`INSERT INTO ${table} (id, note, doc) VALUES (11, 'second, by the fallback', '{}')`),
       );
     });
@@ -87,10 +86,62 @@ describe('copyRowsOnce: COPY in a savepoint, the fallback on a row stored alread
   it('is undone with an enclosing savepoint rolled back, and the transaction goes on', async () => {
     await db.transaction(async (tx) => {
       await tx.query('SAVEPOINT outer_work');
-      await copyRowsOnce(tx, table, ['id', 'note', 'doc'], [fields(20, 'undone', {})], async () => undefined);
+      await copyRowsOnce(tx, table, columns, [fields(20, 'undone', {})], async () => undefined);
       await tx.query('ROLLBACK TO SAVEPOINT outer_work');
       await tx.query(`INSERT INTO ${table} (id, note, doc) VALUES (21, 'kept', '{}')`);
     });
     expect((await rowsOf()).filter((r) => r.id >= 20).map((r) => r.id)).toEqual([21]);
+  });
+
+  describe('UUIDs and instants', () => {
+    const typed = `copy_rows_typed_${process.pid}`;
+    const typedColumns: CopyColumn[] = [
+      { name: 'id', type: 'uuid' },
+      { name: 'at', type: 'timestamptz' },
+    ];
+    const read = () => db.query(`SELECT id::text, at::text FROM ${typed} ORDER BY at, id`);
+
+    beforeAll(() => db.query(`CREATE TABLE ${typed} (id uuid PRIMARY KEY, at timestamptz)`));
+    afterAll(() => db.query(`DROP TABLE IF EXISTS ${typed}`));
+    beforeEach(() => db.query(`TRUNCATE ${typed}`));
+
+    it('stores what Postgres parses from the same text', async () => {
+      const rows = [
+        ['0AF3C7E2-52B1-4C3D-9E8F-ABCDEF012345', '2026-11-01T12:00:00.123456Z'],
+        ['0af3c7e2-52b1-4c3d-9e8f-abcdef012346', '2026-11-01T13:00:00.5+01:00'],
+        ['0af3c7e2-52b1-4c3d-9e8f-abcdef012347', '1999-12-31T23:59:59.9999995Z'],
+        ['0af3c7e2-52b1-4c3d-9e8f-abcdef012348', null],
+      ];
+      await db.transaction((tx) =>
+        copyRowsOnce(tx, typed, typedColumns, rows, async () => {
+          throw new Error('every value here has a binary form');
+        }),
+      );
+      const copied = await read();
+      await db.query(`TRUNCATE ${typed}`);
+      for (const [id, at] of rows) await db.query(`INSERT INTO ${typed} (id, at) VALUES ($1, $2)`, [id, at]);
+      expect(copied).toEqual(await read());
+      expect(copied).toHaveLength(4);
+    });
+
+    it('sends a batch holding a value with no binary form here to the fallback, copying nothing', async () => {
+      let fellBack = false;
+      await db.transaction((tx) =>
+        copyRowsOnce(
+          tx,
+          typed,
+          typedColumns,
+          [
+            ['0af3c7e2-52b1-4c3d-9e8f-abcdef012349', '2026-11-01T12:00:00Z'],
+            ['0af3c7e2-52b1-4c3d-9e8f-abcdef01234a', '2026-11-01 12:00:00+00'],
+          ],
+          async () => {
+            fellBack = true;
+          },
+        ),
+      );
+      expect(fellBack).toBe(true);
+      expect(await read()).toEqual([]);
+    });
   });
 });

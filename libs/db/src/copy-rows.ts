@@ -3,16 +3,14 @@ import { pipeline } from 'node:stream/promises';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { EntityManager } from 'typeorm';
+import { binaryCopyRows, CopyType, CopyValue } from './binary-copy';
 
 const UNIQUE_VIOLATION = '23505';
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
-const SPECIAL = /[\\\n\r\t]/g;
-const ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
-/** One field of COPY's text format: `\N` for null, the delimiter, line ends and backslash escaped. */
-export function copyText(value: string | number | boolean | null | undefined): string {
-  if (value === null || value === undefined) return '\\N';
-  return String(value).replace(SPECIAL, (c) => ESCAPES[c]);
+export interface CopyColumn {
+  name: string;
+  type: CopyType;
 }
 
 const quoted = (name: string) => {
@@ -27,11 +25,11 @@ function connectionOf(tx: EntityManager): PoolClient {
   return connection;
 }
 
-/** Streams `rows` (already COPY text fields) into `table` with one COPY … FROM STDIN. */
-async function copyRows(tx: EntityManager, table: string, columns: string[], rows: string[][]): Promise<void> {
-  const sql = `COPY ${quoted(table)} (${columns.map(quoted).join(', ')}) FROM STDIN`;
-  const lines = rows.map((fields) => `${fields.join('\t')}\n`).join('');
-  await pipeline(Readable.from([lines]), connectionOf(tx).query(copyFrom(sql)));
+/** Streams the encoded rows into `table` with one COPY … FROM STDIN in binary format. */
+async function copyRows(tx: EntityManager, table: string, columns: readonly CopyColumn[], data: Buffer) {
+  const names = columns.map((c) => quoted(c.name)).join(', ');
+  const sql = `COPY ${quoted(table)} (${names}) FROM STDIN WITH (FORMAT binary)`;
+  await pipeline(Readable.from([data]), connectionOf(tx).query(copyFrom(sql)));
 }
 
 /**
@@ -40,18 +38,30 @@ async function copyRows(tx: EntityManager, table: string, columns: string[], row
  * replayed batch), the savepoint is rolled back and `fallback` writes the batch, skipping what is there.
  * The statements that follow in the transaction run inside the savepoint; a later ROLLBACK TO an
  * enclosing savepoint, or the transaction's COMMIT or ROLLBACK, ends it with them.
+ *
+ * The binary format spares Postgres every field's text parser (a COPY of 60,000 events: 7.9–8.5
+ * against 10.3–11.4 µs per row in text). A batch holding a value with no exact binary form here
+ * goes to `fallback` whole, where Postgres parses it (or refuses it) as it always did.
  */
 export async function copyRowsOnce(
   tx: EntityManager,
   table: string,
-  columns: string[],
-  rows: string[][],
+  columns: readonly CopyColumn[],
+  rows: readonly (readonly CopyValue[])[],
   fallback: () => Promise<unknown>,
 ): Promise<void> {
   if (rows.length === 0) return;
+  const data = binaryCopyRows(
+    columns.map((c) => c.type),
+    rows,
+  );
+  if (data === null) {
+    await fallback();
+    return;
+  }
   await tx.query('SAVEPOINT copy_rows');
   try {
-    await copyRows(tx, table, columns, rows);
+    await copyRows(tx, table, columns, data);
   } catch (error) {
     if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
     await tx.query('ROLLBACK TO SAVEPOINT copy_rows');

@@ -1,4 +1,5 @@
 export * from './binary-arrays';
+export * from './binary-copy';
 export * from './bootstrap';
 export * from './copy-rows';
 export * from './database.config';

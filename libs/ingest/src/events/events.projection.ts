@@ -1,34 +1,34 @@
 import { EventRecordedV1 } from '@agentwatch/contracts';
-import { copyRowsOnce, copyText } from '@agentwatch/db';
+import { CopyColumn, CopyValue, copyRowsOnce } from '@agentwatch/db';
 import { ProjectionBatch } from '@agentwatch/kafka';
 import { Controller } from '@nestjs/common';
 import { EventPattern } from '@nestjs/microservices';
 
-const COLUMNS = [
-  'org_id',
-  'id',
-  'client_event_id',
-  'session_id',
-  'agent_id',
-  'machine_id',
-  'action_type',
-  'tool_name',
-  'arguments',
-  'decision',
-  'timestamp',
-  'received_at',
+const COLUMNS: CopyColumn[] = [
+  { name: 'org_id', type: 'uuid' },
+  { name: 'id', type: 'uuid' },
+  { name: 'client_event_id', type: 'text' },
+  { name: 'session_id', type: 'uuid' },
+  { name: 'agent_id', type: 'text' },
+  { name: 'machine_id', type: 'text' },
+  { name: 'action_type', type: 'text' },
+  { name: 'tool_name', type: 'text' },
+  { name: 'arguments', type: 'jsonb' },
+  { name: 'decision', type: 'text' },
+  { name: 'timestamp', type: 'timestamptz' },
+  { name: 'received_at', type: 'timestamptz' },
 ];
 
-const fieldsOf = (e: EventRecordedV1): string[] => [
+const fieldsOf = (e: EventRecordedV1): CopyValue[] => [
   e.org_id,
   e.id,
-  copyText(e.client_event_id),
-  copyText(e.session_id),
-  copyText(e.agent_id),
-  copyText(e.machine_id),
+  e.client_event_id,
+  e.session_id,
+  e.agent_id,
+  e.machine_id,
   e.action_type,
-  copyText(e.tool_name),
-  copyText(JSON.stringify(e.arguments)),
+  e.tool_name,
+  JSON.stringify(e.arguments),
   e.decision,
   e.timestamp,
   e.received_at,
@@ -51,7 +51,7 @@ export class EventsProjection {
 /** The batch again, for when COPY met an event stored already: those are skipped. */
 function insertSkippingKnown(tx: ProjectionBatch['tx'], events: EventRecordedV1[]) {
   return tx.query(
-    `INSERT INTO events (${COLUMNS.map((c) => `"${c}"`).join(', ')})
+    `INSERT INTO events (${COLUMNS.map((c) => `"${c.name}"`).join(', ')})
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::text[], $6::text[], $7::text[],
                             $8::text[], $9::jsonb[], $10::text[], $11::timestamptz[], $12::timestamptz[])
        ON CONFLICT (org_id, id) DO NOTHING`,
