@@ -168,18 +168,14 @@ async function run() {
     ...serverCpuSeconds(),
     bench: ownCpu(),
   });
-  const coresBusy = (from, to, seconds) =>
+  // Each process's CPU seconds between two cpuNow() readings, divided by `per`.
+  const cpuBetween = (from, to, per) =>
     Object.fromEntries(
       Object.keys(to)
         .filter((key) => from[key] != null && to[key] != null)
-        .map((key) => [key, (to[key] - from[key]) / seconds]),
+        .map((key) => [key, (to[key] - from[key]) / per]),
     );
-  const cpuPerEvent = (from, to, events) =>
-    Object.fromEntries(
-      Object.keys(to)
-        .filter((key) => from[key] != null && to[key] != null)
-        .map((key) => [key, ((to[key] - from[key]) * 1e6) / events]),
-    );
+  const cpuPerEvent = (from, to, events) => cpuBetween(from, to, events / 1e6);
 
   // What the phase is expected to send, with a margin, built up front (at most about 110 MB of bodies);
   // a phase that outruns it goes on with batches built as it sends. What it leaves unsent is sent
@@ -243,7 +239,7 @@ async function run() {
       tracking: { pollMs: 20, timeoutMs: 30_000, scored: true },
     },
   );
-  const freshCores = coresBusy(freshCpu, cpuNow(), (performance.now() - freshStart) / 1000);
+  const freshCores = cpuBetween(freshCpu, cpuNow(), (performance.now() - freshStart) / 1000);
   result.freshness = {
     coresBusy: freshCores,
     offered: options.rate,
