@@ -3,7 +3,7 @@ import { IdentityApiModule } from '@agentwatch/identity';
 import { ProjectionDefinition, ProjectionLag } from '@agentwatch/kafka';
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { RateLimiterMemory, RateLimiterPostgres } from 'rate-limiter-flexible';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { DataSource } from 'typeorm';
 import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { AgentsProjection } from './agents/agents.projection';
@@ -16,6 +16,7 @@ import { IngestEventsHandler } from './events/ingest-events';
 import { ListEventsHandler } from './events/list-events';
 import { DaemonController } from './http/daemon.controller';
 import { EventsController } from './http/events.controller';
+import { GroupCommittedRateLimiterPostgres } from './http/group-committed-rate-limiter';
 import { IngestRateLimit, IngestRateLimiter } from './http/ingest-rate-limit';
 import { SessionsController } from './http/sessions.controller';
 import { IngestWriter } from './ingest-writer';
@@ -36,7 +37,7 @@ function rateLimiter({ rps, burst }: IngestApiOptions['rateLimit'], dataSource: 
   // A window of burst/rps seconds allowing `burst` requests averages `rps` with bursts up to `burst`.
   const duration = Math.max(1, Math.round(burst / rps));
   const options = { points: burst, duration, keyPrefix: 'ingest' };
-  const limiter = new RateLimiterPostgres({
+  const limiter = new GroupCommittedRateLimiterPostgres({
     ...options,
     storeClient: (dataSource.driver as PostgresDriver).master,
     storeType: 'pool',
