@@ -116,6 +116,18 @@ describe('ingest rate limit: concurrent requests upserted together in Postgres',
     ]);
   });
 
+  it('gives a consumption that names its own window that window, in the same burst as the others', async () => {
+    const limiter = limiterOf(`test-${randomUUID()}`);
+    const [first, short, other] = await Promise.all([
+      limiter.consume('long'),
+      limiter.consume('short', 1, { customDuration: 2 }),
+      limiter.consume('long'),
+    ]);
+    expect(short.msBeforeNext).toBeLessThanOrEqual(2_000);
+    for (const res of [first, other]) expect(res.msBeforeNext).toBeGreaterThan(55_000);
+    expect([first.consumedPoints, short.consumedPoints, other.consumedPoints]).toEqual([1, 1, 2]);
+  });
+
   it('answers a refused statement with the error to every request of it', async () => {
     const limiter = new GroupCommittedRateLimiterPostgres({
       storeClient: pool,

@@ -20,6 +20,7 @@ interface MergedRow {
 interface Waiting {
   key: string;
   points: number;
+  msDuration: number;
   resolve: (result: UpsertResult) => void;
   reject: (error: unknown) => void;
 }
@@ -53,19 +54,27 @@ export class GroupCommittedRateLimiterPostgres extends RateLimiterPostgres {
   _upsert(key: string, points: number, msDuration: number, forceExpire = false): Promise<UpsertResult> {
     if (forceExpire || !(msDuration > 0)) return store._upsert.call(this, key, points, msDuration, forceExpire);
     return new Promise((resolve, reject) => {
-      this.waiting.push({ key, points, resolve, reject });
-      if (!this.upserting) void this.drain(msDuration);
+      this.waiting.push({ key, points, msDuration, resolve, reject });
+      if (!this.upserting) void this.drain();
     });
   }
 
-  private async drain(msDuration: number): Promise<void> {
+  private async drain(): Promise<void> {
     this.upserting = true;
     try {
       while (this.waiting.length > 0) {
-        const group = this.waiting.splice(0);
-        await this.upsertTogether(group, msDuration).catch((error) => {
-          for (const waiting of group) waiting.reject(error);
-        });
+        // One statement per window length (a consumption may name its own): each sets its keys' expiry.
+        const byDuration = new Map<number, Waiting[]>();
+        for (const waiting of this.waiting.splice(0)) {
+          const group = byDuration.get(waiting.msDuration);
+          if (group) group.push(waiting);
+          else byDuration.set(waiting.msDuration, [waiting]);
+        }
+        for (const [msDuration, group] of byDuration) {
+          await this.upsertTogether(group, msDuration).catch((error) => {
+            for (const waiting of group) waiting.reject(error);
+          });
+        }
       }
     } finally {
       this.upserting = false;
