@@ -1,20 +1,19 @@
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 
-/** What the store's upsert answers: the key's points after the change and its window's end (ms). */
+/** A key's points after the change and its window's end (ms): what the store's upsert answers, per row. */
+interface Counter {
+  points: number;
+  expire: string | number | null;
+}
+
 interface UpsertResult {
-  rows: { points: number; expire: string | number | null }[];
+  rows: Counter[];
 }
 
 /** The store methods rate-limiter-flexible's custom stores implement (RateLimiterStoreAbstract). */
 interface PostgresStore {
   _upsert(key: string, points: number, msDuration: number, forceExpire?: boolean): Promise<UpsertResult>;
-  _query(query: { name: string; text: string; values: unknown[] }): Promise<{ rows: MergedRow[] }>;
-}
-
-interface MergedRow {
-  key: string;
-  points: number;
-  expire: string | number | null;
+  _query(query: { name: string; text: string; values: unknown[] }): Promise<{ rows: (Counter & { key: string })[] }>;
 }
 
 interface Waiting {
@@ -99,14 +98,12 @@ export class GroupCommittedRateLimiterPostgres extends RateLimiterPostgres {
     const after = new Map(rows.map((row) => [row.key, row]));
     // Walking the group backwards, each request's count is the key's total less what came after it.
     const later = new Map<string, number>();
-    const answers = new Map<Waiting, UpsertResult>();
     for (let i = group.length - 1; i >= 0; i--) {
-      const waiting = group[i];
-      const row = after.get(waiting.key)!;
-      const following = later.get(waiting.key) ?? 0;
-      answers.set(waiting, { rows: [{ points: row.points - following, expire: row.expire }] });
-      later.set(waiting.key, following + waiting.points);
+      const { key, points, resolve } = group[i];
+      const row = after.get(key)!;
+      const following = later.get(key) ?? 0;
+      resolve({ rows: [{ points: row.points - following, expire: row.expire }] });
+      later.set(key, following + points);
     }
-    for (const waiting of group) waiting.resolve(answers.get(waiting)!);
   }
 }
