@@ -225,16 +225,20 @@ async function run() {
   );
   // Where the markers' time goes: what the runners' stage histograms gained over the phase.
   const stageApps = { projector: apps.projector.url, 'scoring-worker': apps['scoring-worker'].url };
+  // Built before the phase, like every timed phase's: enough for the whole phase at the offered rate.
+  const freshBatches = bench.prepareFreshness(fleet.batches(Number.MAX_SAFE_INTEGER, freshBatch), {
+    markerEvery,
+    seed: options.seed,
+    items: options.rate * options.freshnessS + 2 * freshBatch,
+  });
   const stagesBefore = await bench.scrapeMetrics(stageApps);
   // Whether the phase was bound by CPU: the cores each process kept busy while the load was offered.
   const freshCpu = cpuNow();
   const freshStart = performance.now();
   const fresh = await bench.measureFreshness(
-    fleet.batches(Number.MAX_SAFE_INTEGER, freshBatch),
+    freshBatches,
     { ...send, concurrency: 32, rate: options.rate, durationMs: options.freshnessS * 1000 },
     {
-      markerEvery,
-      seed: options.seed,
       probe: bench.apiMarkerProbe(apiUrl, tokens),
       tracking: { pollMs: 20, timeoutMs: 30_000, scored: true },
     },
@@ -249,6 +253,7 @@ async function run() {
     ...fresh.freshness,
     stages: bench.stageWaits(stagesBefore, await bench.scrapeMetrics(stageApps), prefix),
   };
+  await bench.sendBatches(fresh.unsent, send);
 
   await progress.waitCaughtUp('events');
   result.tableEvents = await eventsStored();

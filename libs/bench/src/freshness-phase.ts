@@ -1,51 +1,84 @@
 import type { FleetBatch } from './domain/fleet';
 import { markerEvent } from './domain/markers';
 import { rng } from './domain/prng';
-import { SendOptions, SendResult, sendBatches } from './fleet-runner';
+import { PreparedBatch, prepareBatches, SendOptions, SendResult, sendBatches } from './fleet-runner';
 import { FreshnessOptions, FreshnessReport, FreshnessTracker, MarkerProbe } from './freshness';
 
-export interface FreshnessPhase {
+export interface MarkedBatches {
+  batches: PreparedBatch[];
+  /** The marker session each marked batch carries. */
+  markers: Map<PreparedBatch, string>;
+}
+
+export interface MarkerPlacement {
   /** One marker every this many batches. */
   markerEvery: number;
-  probe: MarkerProbe;
-  tracking: FreshnessOptions;
   seed: number;
+  /** Stop once the batches hold this many items (markers included); unset: the whole iterable. */
+  items?: number;
 }
 
 /**
- * Offers the fleet's batches at a fixed load, slipping a marker event into every n-th batch; each
- * marker's clock starts when its batch's 200 arrives (after the Kafka ack) and stops when the probe
- * first sees it queryable, then scored.
+ * The phase's batches with a marker event slipped into every n-th one, their bodies built up front:
+ * generating and serializing the fleet's items while the load is offered took about half of the
+ * load generator's CPU, on the cores the system under test needs.
+ */
+export function prepareFreshness(batches: Iterable<FleetBatch>, placement: MarkerPlacement): MarkedBatches {
+  const random = rng(placement.seed);
+  const limit = placement.items ?? Number.POSITIVE_INFINITY;
+  const marked: FleetBatch[] = [];
+  const sessions: (string | undefined)[] = [];
+  let items = 0;
+  for (const batch of batches) {
+    if (items >= limit) break;
+    if (marked.length % placement.markerEvery === 0) {
+      const session = random.uuid();
+      const last = batch.items[batch.items.length - 1];
+      marked.push({ ...batch, items: [...batch.items, markerEvent(session, Date.parse(last.timestamp))] });
+      sessions.push(session);
+    } else {
+      marked.push(batch);
+      sessions.push(undefined);
+    }
+    items += marked[marked.length - 1].items.length;
+  }
+  const prepared = prepareBatches(marked);
+  const markers = new Map<PreparedBatch, string>();
+  prepared.forEach((batch, i) => {
+    const session = sessions[i];
+    if (session) markers.set(batch, session);
+  });
+  return { batches: prepared, markers };
+}
+
+export interface FreshnessProbing {
+  probe: MarkerProbe;
+  tracking: FreshnessOptions;
+}
+
+/**
+ * Offers the prepared batches at a fixed load; each marker's clock starts when its batch's 200
+ * arrives (after the Kafka ack) and stops when the probe first sees it queryable, then scored.
+ * `unsent`: the batches the phase did not reach, for the caller to send after it (their sessions
+ * are the fleet's, which later phases query).
  */
 export async function measureFreshness(
-  batches: Iterable<FleetBatch>,
-  send: Omit<SendOptions, 'onAccepted'>,
-  phase: FreshnessPhase,
-): Promise<{ sent: SendResult; freshness: FreshnessReport }> {
-  const random = rng(phase.seed);
-  const markers = new Map<FleetBatch, string>();
-  function* withMarkers() {
-    let n = 0;
-    for (const batch of batches) {
-      if (n++ % phase.markerEvery === 0) {
-        const session = random.uuid();
-        const last = batch.items[batch.items.length - 1];
-        const marked = { ...batch, items: [...batch.items, markerEvent(session, Date.parse(last.timestamp))] };
-        markers.set(marked, session);
-        yield marked;
-      } else {
-        yield batch;
-      }
-    }
-  }
-  const tracker = new FreshnessTracker(phase.probe, phase.tracking);
+  { batches, markers }: MarkedBatches,
+  send: Omit<SendOptions<PreparedBatch>, 'onAccepted'>,
+  probing: FreshnessProbing,
+): Promise<{ sent: SendResult; freshness: FreshnessReport; unsent: PreparedBatch[] }> {
+  const tracker = new FreshnessTracker(probing.probe, probing.tracking);
   tracker.start();
-  const sent = await sendBatches(withMarkers(), {
+  let taken = 0;
+  function* inOrder() {
+    while (taken < batches.length) yield batches[taken++];
+  }
+  const sent = await sendBatches(inOrder(), {
     ...send,
     onAccepted: (batch, ackedAt) => {
       const session = markers.get(batch);
       if (session) tracker.add({ session, daemon: batch.daemon }, ackedAt);
     },
   });
-  return { sent, freshness: await tracker.drain() };
+  return { sent, freshness: await tracker.drain(), unsent: batches.slice(taken) };
 }

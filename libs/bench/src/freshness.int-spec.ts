@@ -2,7 +2,7 @@ import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Fleet } from './domain/fleet';
 import { apiMarkerProbe } from './freshness';
-import { measureFreshness } from './freshness-phase';
+import { measureFreshness, prepareFreshness } from './freshness-phase';
 
 // Known, injected delays: the k-th marker the server accepts becomes queryable 100 + 40k ms and
 // scored 400 + 40k ms after its acceptance, so the expected percentiles are exact. Ranks lie 40 ms
@@ -66,17 +66,16 @@ describe('the bench freshness measurement', () => {
       startMs: 0,
     });
     const pollMs = 10;
-    const { sent, freshness } = await measureFreshness(
-      fleet.batches(),
+    const { sent, freshness, unsent } = await measureFreshness(
+      prepareFreshness(fleet.batches(), { markerEvery: 1, seed: 1 }),
       { apiUrl: stack.url, tokens: ['a', 'b'], concurrency: 1 },
       {
-        markerEvery: 1,
-        seed: 1,
         probe: apiMarkerProbe(stack.url, ['a', 'b']),
         tracking: { pollMs, timeoutMs: 10_000, scored: true },
       },
     );
     expect(sent.failed).toBe(0);
+    expect(unsent).toEqual([]);
     expect(freshness.timedOut).toBe(0);
     expect(freshness.queryable.count).toBe(MARKERS);
     // Nearest rank over 20 samples: p50 is the 10th, p95 the 19th, p99 the 20th (k = 9, 18, 19).
@@ -94,5 +93,28 @@ describe('the bench freshness measurement', () => {
         expect(measured).toBeLessThanOrEqual(expected[figure][p] + pollMs + 150);
       }
     }
+  });
+
+  it('hands back, in order, the batches a phase that ran out of time did not send', async () => {
+    const fleet = new Fleet({
+      daemons: 2,
+      batch: 10,
+      events: 1_000,
+      seed: 3,
+      organizations: 1,
+      eventIds: false,
+      startMs: 0,
+    });
+    const prepared = prepareFreshness(fleet.batches(), { markerEvery: 10, seed: 2 });
+    const { sent, unsent } = await measureFreshness(
+      prepared,
+      // 500 items/s for 300 ms: about 15 of the 100 batches.
+      { apiUrl: stack.url, tokens: ['a', 'b'], concurrency: 1, rate: 500, durationMs: 300 },
+      { probe: apiMarkerProbe(stack.url, ['a', 'b']), tracking: { pollMs: 10, timeoutMs: 5_000, scored: true } },
+    );
+    expect(sent.failed).toBe(0);
+    expect(sent.requests).toBeGreaterThan(0);
+    expect(sent.requests).toBeLessThan(prepared.batches.length);
+    expect(unsent).toEqual(prepared.batches.slice(sent.requests));
   });
 });

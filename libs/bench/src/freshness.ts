@@ -1,3 +1,4 @@
+import { request } from 'undici';
 import { Percentiles, summarize } from './domain/percentiles';
 
 export interface MarkerState {
@@ -104,13 +105,13 @@ export class FreshnessTracker {
 export const apiMarkerProbe =
   (apiUrl: string, tokens: readonly string[]): MarkerProbe =>
   async ({ session, daemon }) => {
-    const response = await fetch(`${apiUrl}/v1/sessions/${session}/events?limit=1`, {
+    const response = await request(`${apiUrl}/v1/sessions/${session}/events?limit=1`, {
       headers: { authorization: `Bearer ${tokens[daemon]}` },
     });
-    if (!response.ok) {
-      await response.text();
+    if (response.statusCode !== 200) {
+      await response.body.dump();
       return { queryable: false, scored: false };
     }
-    const { events } = (await response.json()) as { events: { risk_score: number | null }[] };
+    const { events } = (await response.body.json()) as { events: { risk_score: number | null }[] };
     return { queryable: events.length > 0, scored: events.length > 0 && events[0].risk_score !== null };
   };
