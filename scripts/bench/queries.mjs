@@ -1,6 +1,7 @@
 // Query latency: one request at a time, each from a random organization's daemon, so the figures are
 // service times rather than queueing behind our own load.
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { appNodeFlags, root } from '../lib.mjs';
 import { peakRssMb } from './stack.mjs';
 
@@ -34,9 +35,19 @@ export async function queryLatencies({ apiUrl, tokens, fleet, count, random, sum
   return out;
 }
 
+/** The processes a process started (its worker processes), from /proc. */
+function childrenOf(pid) {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
 /**
  * `agentwatch replay --projection all` with the flags `npm run cli` gives it; it prints "… N records
- * in Xs (R records/s) …". Its peak RSS is sampled while it runs: /proc forgets a process that exited.
+ * in Xs (R records/s, W processes) …". The peak RSS of its largest process (it forks workers) is
+ * sampled while it runs: /proc forgets a process that exited.
  */
 export function replayAll(env) {
   return new Promise((resolve, reject) => {
@@ -44,7 +55,7 @@ export function replayAll(env) {
     const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let peakRss = null;
     const sampler = setInterval(() => {
-      peakRss = Math.max(peakRss ?? 0, peakRssMb(child.pid) ?? 0);
+      for (const pid of [child.pid, ...childrenOf(child.pid)]) peakRss = Math.max(peakRss ?? 0, peakRssMb(pid) ?? 0);
     }, 200);
     let out = '';
     child.stdout.on('data', (c) => {
@@ -55,9 +66,16 @@ export function replayAll(env) {
     });
     child.on('exit', (code) => {
       clearInterval(sampler);
-      const m = /(\d+) records in ([\d.]+)s \((\d+) records\/s\)/.exec(out);
+      const m = /(\d+) records in ([\d.]+)s \((\d+) records\/s, (\d+) process/.exec(out);
       if (code !== 0 || !m) reject(new Error(`replay exited ${code}:\n${out.slice(-2000)}`));
-      else resolve({ records: Number(m[1]), seconds: Number(m[2]), rate: Number(m[3]), peakRssMb: peakRss });
+      else
+        resolve({
+          records: Number(m[1]),
+          seconds: Number(m[2]),
+          rate: Number(m[3]),
+          processes: Number(m[4]),
+          peakRssMb: peakRss,
+        });
     });
   });
 }

@@ -24,6 +24,12 @@ describe('the built CLI with an invalid configuration', () => {
     expect(stderr).toContain('KAFKA_PARTITIONS: expected a positive integer (partitions), got "twelve"');
   });
 
+  it('refuses a replay with fewer than one worker process, before it connects anywhere', async () => {
+    const { code, stderr } = await runCli(['replay', '--projection', 'all', '--workers', '0'], infrastructureEnv());
+    expect(code).toBe(1);
+    expect(stderr).toContain("option '--workers <n>' argument '0' is invalid. a whole number of at least 1");
+  });
+
   it('names a bad DATABASE_URL for a command that reads the database', async () => {
     const env = { ...infrastructureEnv(), DATABASE_URL: 'mysql://127.0.0.1/agentwatch' };
     const { code, stderr } = await runCli(['create-org', '--name', 'never-created'], env);

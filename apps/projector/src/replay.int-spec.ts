@@ -129,7 +129,8 @@ describe('replay: rebuilding every projection from offset 0', () => {
 
     const replay = spawnSync(
       process.execPath,
-      [path.resolve('dist/apps/cli/src/main.js'), 'replay', '--projection', 'all'],
+      // Two processes share the partitions out: the read models come out the same as from one.
+      [path.resolve('dist/apps/cli/src/main.js'), 'replay', '--projection', 'all', '--workers', '2'],
       {
         env: stack.env,
         encoding: 'utf8',
@@ -140,7 +141,10 @@ describe('replay: rebuilding every projection from offset 0', () => {
       status: 0,
       stderr: expect.stringContaining('swapped in'),
     });
-    expect(replay.stderr).toMatch(/records\/s/);
+    // Each record applied exactly once, by one process or the other (each counts what it committed).
+    const [, applied, first, second] = /(\d+) records in .*, 2 processes: (\d+) \+ (\d+)\)/.exec(replay.stderr) ?? [];
+    expect(Number(first) + Number(second)).toBe(Number(applied));
+    expect(Number(applied)).toBeGreaterThan(0);
 
     expect(await fingerprint()).toEqual(live);
     expect(await shape()).toEqual(liveShape);
@@ -187,7 +191,7 @@ describe('replay: rebuilding every projection from offset 0', () => {
     const { current: before } = await settled(1201, 'the event after the first replay scored');
     const replay = spawnSync(
       process.execPath,
-      [path.resolve('dist/apps/cli/src/main.js'), 'replay', '--projection', 'events'],
+      [path.resolve('dist/apps/cli/src/main.js'), 'replay', '--projection', 'events', '--workers', '1'],
       { env: stack.env, encoding: 'utf8', timeout: 120_000 },
     );
     expect({ status: replay.status, stderr: replay.stderr.slice(-2000) }).toEqual({
@@ -195,7 +199,7 @@ describe('replay: rebuilding every projection from offset 0', () => {
       stderr: expect.stringContaining('swapped in'),
     });
     // The events alone: the scores live in event_scores, which the events routes join.
-    expect(replay.stderr).toMatch(/rebuilt events:/);
+    expect(replay.stderr).toMatch(/rebuilt events: .*, 1 process\)/);
     expect(await fingerprint()).toEqual(before);
 
     // The live consumer re-reads from the events checkpoint the swap handed it, the lowest of the three;

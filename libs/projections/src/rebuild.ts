@@ -5,16 +5,27 @@ import {
   prepareRebuildSchema,
   swapInFinished,
 } from '@agentwatch/db';
-import { createHttpApp } from '@agentwatch/http';
-import { createKafka, ProjectionDefinition, ProjectionRouting, projectionTransport } from '@agentwatch/kafka';
+import { createKafka, ProjectionDefinition } from '@agentwatch/kafka';
 import { DataSource } from 'typeorm';
-import { ProjectionStoreSettings, ProjectorModule } from './projector.module';
+import { ProjectionStoreSettings } from './projector.module';
+import { startRebuildConsumers } from './rebuild-consumers';
+import { forkRebuildWorker } from './rebuild-worker';
 import { tenantOwnerDataSources } from './tenant-rebuilds';
 
 export interface RebuildProgress {
   applied: number;
   total: number;
   elapsedSeconds: number;
+}
+
+export interface RebuildResult extends RebuildProgress {
+  /** The records each consuming process applied, this one first; they add up to `applied`. */
+  appliedByProcess: number[];
+}
+
+export interface RebuildOptions {
+  /** Processes consuming, this one included: each takes a share of the topics' partitions. */
+  workers?: number;
 }
 
 interface Target {
@@ -81,7 +92,8 @@ export async function rebuildProjections(
   config: ProjectionStoreSettings,
   projections: ProjectionDefinition[],
   onProgress: (progress: RebuildProgress) => void,
-): Promise<RebuildProgress> {
+  { workers = 1 }: RebuildOptions = {},
+): Promise<RebuildResult> {
   const started = Date.now();
   const run = `rebuild_${started.toString(36)}`;
   const group = (name: string) => `${config.kafka.prefix}${run}.${name}`;
@@ -98,27 +110,14 @@ export async function rebuildProjections(
     for (const db of databases) await prepareRebuildSchema(db, run, tables);
     const targets = await targetsOf(config, projections);
     const total = [...targets.values()].flat().reduce((sum, t) => sum + Number(t.high - t.low), 0);
-    const app = await createHttpApp(ProjectorModule.forRoot(config), {
-      title: 'rebuild',
-      description: 'rebuild',
-      logger: ['error', 'warn'],
-    });
-    app.connectMicroservice(
-      // A rebuild is a batch job reading from offset 0: larger fetches make it faster, and it runs alone.
-      {
-        strategy: projectionTransport(
-          app,
-          { app: run, schema: run, fetchBytesPerPartition: 8 * 1024 * 1024, ...ProjectionRouting.of(app) },
-          projections,
-        ),
-      },
-      { inheritAppConfig: true },
-    );
-    await app.init();
-    await app.startAllMicroservices();
+    const consumers = [await startRebuildConsumers(config, run, projections)];
     let progress: RebuildProgress;
+    let appliedByProcess: number[];
     try {
+      for (let more = workers - 1; more > 0; more--) consumers.push(await forkRebuildWorker(config, run, projections));
       for (;;) {
+        const failure = consumers.map((c) => c.failure?.()).find((f) => f);
+        if (failure) throw failure;
         // The shared database's checkpoints are the position: each tenant database commits before it.
         const { applied, done } = await appliedSoFar(owner, run, group, targets);
         progress = { applied, total, elapsedSeconds: (Date.now() - started) / 1000 };
@@ -127,7 +126,7 @@ export async function rebuildProjections(
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
     } finally {
-      await app.close();
+      appliedByProcess = await Promise.all(consumers.map((c) => c.close()));
     }
     const groups = projections.map((p) => ({
       rebuild: group(p.name),
@@ -145,7 +144,7 @@ export async function rebuildProjections(
     await admin.connect();
     await admin.deleteGroups(projections.map((p) => group(p.name))).catch(() => undefined);
     await admin.disconnect();
-    return { ...progress, elapsedSeconds: (Date.now() - started) / 1000 };
+    return { ...progress, appliedByProcess, elapsedSeconds: (Date.now() - started) / 1000 };
   } catch (error) {
     for (const db of databases) await dropRebuildSchema(db, run);
     throw error;
