@@ -72,8 +72,9 @@ export async function startApp(
 export function peakRssMb(pid) {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    // A process that is exiting (a zombie) has no VmHWM line any more: no figure, rather than NaN.
     const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]);
-    return Math.round(kb / 1024);
+    return Number.isFinite(kb) ? Math.round(kb / 1024) : null;
   } catch {
     return null;
   }

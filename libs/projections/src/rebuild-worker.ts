@@ -1,6 +1,6 @@
 import { fork } from 'node:child_process';
 import path from 'node:path';
-import { ProjectionDefinition } from '@agentwatch/kafka';
+import { failpoint, ProjectionDefinition } from '@agentwatch/kafka';
 import { ProjectionStoreSettings } from './projector.module';
 import { RebuildConsumers, startRebuildConsumers } from './rebuild-consumers';
 import { selectProjections } from './select-projections';
@@ -32,11 +32,16 @@ export function forkRebuildWorker(
   const child = fork(path.join(__dirname, 'rebuild-worker.js'), [], { execArgv: process.execArgv });
   let stopping = false;
   let failure: Error | null = null;
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  // Ended: exited, and its channel closed, so every report it sent has been read ('exit' alone can
+  // come before the last message).
+  const ended = Promise.all([
+    new Promise((resolve) => child.once('exit', resolve)),
+    new Promise((resolve) => child.once('disconnect', resolve)),
+  ]);
   return new Promise((resolve, reject) => {
-    child.once('exit', (code) => {
+    child.once('exit', (code, signal) => {
       if (stopping) return;
-      failure = new Error(`a rebuild worker exited with code ${code} before it was stopped`);
+      failure = new Error(`a rebuild worker exited (${signal ?? `code ${code}`}) before it was stopped`);
       reject(failure);
     });
     let applied = 0;
@@ -50,10 +55,10 @@ export function forkRebuildWorker(
         failure: () => failure,
         close: async () => {
           stopping = true;
-          if (child.exitCode === null) {
+          if (child.connected) {
             child.send(STOP);
             const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-            await exited;
+            await ended;
             clearTimeout(timer);
           }
           return applied;
@@ -66,7 +71,11 @@ export function forkRebuildWorker(
 
 /** The worker's side: starts the consumers it is told to, reports ready, closes them when told to stop. */
 function serve(): void {
-  const report = (message: WorkerReport) => process.send?.(message);
+  // Sent before the process exits with `code`, if it is to exit.
+  const report = (message: WorkerReport, code?: number) =>
+    process.send?.(message, () => {
+      if (code !== undefined) process.exit(code);
+    });
   // An orphaned worker (its rebuild process died) stops: nobody would ever tell it to.
   process.once('disconnect', () => process.exit(1));
   process.once('message', async (orders: WorkerOrders) => {
@@ -74,14 +83,14 @@ function serve(): void {
     try {
       consumers = await startRebuildConsumers(orders.config, orders.run, selectProjections(orders.projections));
     } catch (error) {
-      report({ failed: (error as Error).message });
-      process.exit(1);
+      report({ failed: (error as Error).message }, 1);
+      return;
     }
     process.once('message', async (message) => {
       if (message !== STOP) return;
-      const applied = await consumers.close();
-      process.send?.({ stopped: applied } satisfies WorkerReport, () => process.exit(0));
+      report({ stopped: await consumers.close() }, 0);
     });
+    failpoint('rebuild-worker.consuming');
     report({ ready: true });
   });
 }
