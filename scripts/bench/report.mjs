@@ -145,7 +145,7 @@ export function renderTable(r) {
     add(`${name} p50/p95`, `${fmt(p.p50)} / ${fmt(p.p95)} ms`, name.includes('stats') ? 'p95 ≤ 250 ms' : 'p95 ≤ 50 ms');
   add(
     'replay (all projections)',
-    `${fmt(r.replay?.eventsPerSecond, ' ev/s')} (${fmt(r.replay?.rate, ' rec/s')}${r.replay?.processes ? `, ${r.replay.processes} processes` : ''})`,
+    `${fmt(r.replay?.eventsPerSecond, ' ev/s')} (${fmt(r.replay?.rate, ' rec/s')}${r.replay?.processes ? `, ${r.replay.processes} process${r.replay.processes === 1 ? '' : 'es'}` : ''})`,
     '≥ 60,000 ev/s',
     `${ratio(r.replay?.eventsPerSecond, copy)} of COPY`,
   );

@@ -114,7 +114,14 @@ export async function rebuildProjections(
     let progress: RebuildProgress;
     let appliedByProcess: number[];
     try {
-      for (let more = workers - 1; more > 0; more--) consumers.push(await forkRebuildWorker(config, run, projections));
+      // Started together (each takes a second or two to boot); those that started are closed below
+      // even when another did not.
+      const forked = await Promise.allSettled(
+        Array.from({ length: workers - 1 }, () => forkRebuildWorker(config, run, projections)),
+      );
+      for (const f of forked) if (f.status === 'fulfilled') consumers.push(f.value);
+      const refused = forked.find((f) => f.status === 'rejected');
+      if (refused) throw refused.reason;
       for (;;) {
         const failure = consumers.map((c) => c.failure?.()).find((f) => f);
         if (failure) throw failure;
