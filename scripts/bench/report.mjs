@@ -137,6 +137,13 @@ export function renderTable(r) {
     );
   }
   add('ack → queryable p50/p95/p99', pp(r.freshness.queryable), 'p50 ≤ 200, p99 ≤ 1000 ms');
+  if (r.freshness.probes != null) {
+    add(
+      `  marker probes (every ${r.freshness.pollMs} ms, then ${r.freshness.relativePrecision * 100} % of the wait)`,
+      fmt(r.freshness.probes / (r.freshness.probingMs / 1000), ' requests/s'),
+      '—',
+    );
+  }
   if (r.freshness.timedOut) add('  markers never seen (30 s)', String(r.freshness.timedOut), '0');
   add('ack → scored p50/p95/p99', pp(r.freshness.scored), 'p99 ≤ 2000 ms');
   for (const [label, wait] of stageRows(r.freshness.stages))

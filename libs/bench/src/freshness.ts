@@ -16,7 +16,15 @@ export interface Marker {
 export type MarkerProbe = (marker: Marker) => Promise<MarkerState>;
 
 export interface FreshnessOptions {
+  /** The shortest time between two probes of a marker. */
   pollMs: number;
+  /**
+   * A marker that has waited t is probed again after `relativePrecision` × t when that is longer
+   * than `pollMs`: a figure is then late by at most that fraction of itself, and a system that falls
+   * behind is not buried under probes of the markers it has not shown yet (each probe is a request to
+   * the API under test). 0 probes every marker every `pollMs`.
+   */
+  relativePrecision: number;
   /** A marker still invisible this long after its ack is counted as timed out. */
   timeoutMs: number;
   /** Whether to wait for scoring too (no scoring worker → only queryability). */
@@ -28,6 +36,10 @@ export interface FreshnessReport {
   scored: Percentiles;
   timedOut: number;
   pollMs: number;
+  relativePrecision: number;
+  /** Probe requests sent, and how long from the first marker's ack to the last marker's end. */
+  probes: number;
+  probingMs: number;
 }
 
 interface Pending {
@@ -35,19 +47,24 @@ interface Pending {
   ackedAt: number;
   queryableMs?: number;
   scoredMs?: number;
+  /** When the marker is probed next (performance.now()), and whether a probe of it is out. */
+  dueAt: number;
+  probing: boolean;
 }
 
 /**
- * Measures ack → visible by polling: each marker is probed every `pollMs` from its ack until it is
- * seen. A measured figure is the true delay rounded up by at most one poll interval plus one probe's
- * round trip, so the poll interval is printed with the figures.
+ * Measures ack → visible by polling: each marker is probed from its ack until it is seen, every
+ * `pollMs` at first and then after a fixed fraction of the time it has waited. A measured figure is
+ * the true delay rounded up by at most one poll interval plus that fraction, and one probe's round
+ * trip, so both are printed with the figures.
  */
 export class FreshnessTracker {
   private readonly pending = new Set<Pending>();
   private readonly done: Pending[] = [];
   private timedOut = 0;
+  private probes = 0;
+  private firstAck?: number;
   private timer?: NodeJS.Timeout;
-  private polling = false;
 
   constructor(
     private readonly probe: MarkerProbe,
@@ -55,12 +72,13 @@ export class FreshnessTracker {
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => void this.poll(), this.options.pollMs);
+    this.timer = setInterval(() => this.poll(), this.options.pollMs);
   }
 
   /** `ackedAt` is performance.now() when the 200 for the marker's batch arrived. */
   add(marker: Marker, ackedAt: number): void {
-    this.pending.add({ marker, ackedAt });
+    this.firstAck ??= ackedAt;
+    this.pending.add({ marker, ackedAt, dueAt: ackedAt, probing: false });
   }
 
   async drain(): Promise<FreshnessReport> {
@@ -71,22 +89,24 @@ export class FreshnessTracker {
       scored: summarize(this.done.flatMap((p) => (p.scoredMs === undefined ? [] : [p.scoredMs]))),
       timedOut: this.timedOut,
       pollMs: this.options.pollMs,
+      relativePrecision: this.options.relativePrecision,
+      probes: this.probes,
+      probingMs: this.firstAck === undefined ? 0 : performance.now() - this.firstAck,
     };
   }
 
-  private async poll(): Promise<void> {
-    if (this.polling) return; // a slow round must not pile probes on a loaded API
-    this.polling = true;
-    try {
-      await Promise.all([...this.pending].map((p) => this.check(p)));
-    } finally {
-      this.polling = false;
-    }
+  /** Probes the markers that are due; one probe per marker at a time, so a slow API gets no pile-up. */
+  private poll(): void {
+    const now = performance.now();
+    for (const p of this.pending) if (!p.probing && p.dueAt <= now) void this.check(p);
   }
 
   private async check(p: Pending): Promise<void> {
+    p.probing = true;
+    this.probes++;
     const state = await this.probe(p.marker).catch(() => ({ queryable: false, scored: false }));
     const now = performance.now();
+    p.probing = false;
     if (state.queryable && p.queryableMs === undefined) p.queryableMs = now - p.ackedAt;
     if (state.scored && p.scoredMs === undefined) p.scoredMs = now - p.ackedAt;
     const finished = p.queryableMs !== undefined && (!this.options.scored || p.scoredMs !== undefined);
@@ -94,7 +114,9 @@ export class FreshnessTracker {
       if (!finished) this.timedOut++;
       this.pending.delete(p);
       this.done.push(p);
+      return;
     }
+    p.dueAt = now + this.options.relativePrecision * (now - p.ackedAt);
   }
 }
 
