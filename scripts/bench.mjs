@@ -194,7 +194,7 @@ async function run() {
     })(),
     { ...send, durationMs: options.durationS * 1000 },
   );
-  const lagAtEnd = (await progress.highWatermark()) - ((await progress.applied()).events ?? 0);
+  const lagAtEnd = await progress.lag('events');
   const projected = await progress.waitCaughtUp('events');
   result.endToEnd = {
     seconds: options.durationS,
@@ -258,7 +258,7 @@ async function run() {
   await progress.waitCaughtUp('events');
   // Queries measure their own service time: the scoring worker works off what the freshness phase
   // left it first (how much that was is kept), so it does not compete with them for the cores.
-  result.scoresLagBeforeQueries = (await progress.highWatermark()) - ((await progress.applied()).scores ?? 0);
+  result.scoresLagBeforeQueries = await progress.lag('scores');
   await progress.waitCaughtUp('scores');
   result.tableEvents = await eventsStored();
   say(`query latency over ${result.tableEvents} events in ${options.organizations} organizations…`);

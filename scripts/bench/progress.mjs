@@ -22,6 +22,10 @@ export function progressReader({ databaseUrl, admin, prefix }) {
       );
       return Object.fromEntries(rows.map((r) => [r.consumer_group.split('.').pop(), Number(r.n)]));
     },
+    /** Records of the topic appended but not yet applied by `projection`. */
+    async lag(projection, of = topic) {
+      return (await this.highWatermark(of)) - ((await this.applied(of))[projection] ?? 0);
+    },
     /**
      * Waits until `projection` has applied everything appended so far; returns when it got there
      * and the samples (ms, applied) seen on the way, from which rates are computed. A backlog of
