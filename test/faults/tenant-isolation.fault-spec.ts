@@ -5,7 +5,10 @@ import { v4 as uuidv4 } from 'uuid';
 import { IngestRequest, pathologicalRequest } from '../fuzz/ingest-arbitraries';
 
 const RATE_LIMIT_RPS = 20;
-const B_BATCHES = 60;
+// Alone and beside A alternate in rounds, so drift on the machine (a checkpoint, autovacuum) lands on
+// both sides; 200 batches a side make the nearest-rank p99 the third-slowest, not one stray pause.
+const ROUNDS = 4;
+const B_BATCHES = 50;
 const B_INTERVAL_MS = 100;
 const POLL_MS = 10;
 const GIVE_UP_MS = 20_000;
@@ -84,12 +87,21 @@ describe('one tenant cannot slow another', () => {
   }
 
   it("keeps B's ack → queryable p99 within 2× of its baseline while A streams pathological batches", async () => {
-    const baseline = await streamOrdinary('alone');
-    const stop = { now: false };
-    const hostile = streamPathological(stop);
-    const loaded = await streamOrdinary('beside-a');
-    stop.now = true;
-    const statuses = await hostile;
+    const baseline = { latencies: [] as number[], eventIds: [] as string[] };
+    const loaded = { latencies: [] as number[], eventIds: [] as string[] };
+    const statuses = new Map<number, number>();
+    for (let round = 0; round < ROUNDS; round++) {
+      const alone = await streamOrdinary(`alone-${round}`);
+      const stop = { now: false };
+      const hostile = streamPathological(stop);
+      const beside = await streamOrdinary(`beside-a-${round}`);
+      stop.now = true;
+      for (const [status, count] of await hostile) statuses.set(status, (statuses.get(status) ?? 0) + count);
+      baseline.latencies.push(...alone.latencies);
+      baseline.eventIds.push(...alone.eventIds);
+      loaded.latencies.push(...beside.latencies);
+      loaded.eventIds.push(...beside.eventIds);
+    }
 
     const p = (values: number[], q: number) => Math.round(percentile(values, q) ?? Number.NaN);
     console.log(
@@ -101,7 +113,7 @@ describe('one tenant cannot slow another', () => {
     expect(statuses.get(400)).toBeGreaterThan(0);
     expect([...statuses.keys()].filter((status) => status >= 500)).toEqual([]);
     // B lost nothing: every event once.
-    expect(new Set([...baseline.eventIds, ...loaded.eventIds]).size).toBe(2 * B_BATCHES * 10);
+    expect(new Set([...baseline.eventIds, ...loaded.eventIds]).size).toBe(2 * ROUNDS * B_BATCHES * 10);
     // Polling every POLL_MS puts a floor under what can be told apart.
     const floor = 5 * POLL_MS;
     expect(p(loaded.latencies, 99)).toBeLessThanOrEqual(2 * Math.max(p(baseline.latencies, 99), floor));
