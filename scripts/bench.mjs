@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import pg from 'pg';
 import { benchOptions } from './bench/options.mjs';
+import { applyServerSettings, WRITE_HEAVY, walCounters, walPerEvent } from './bench/postgres.mjs';
 import { progressReader, rateOf } from './bench/progress.mjs';
 import { queryLatencies, replayAll } from './bench/queries.mjs';
 import { kafkaLibs, producerPerformance, rawCopy } from './bench/references.mjs';
@@ -55,6 +56,14 @@ if (options.cpuProf) fs.mkdirSync(path.join(root, 'bench', 'profiles'), { recurs
 say(`bench (${options.mode}): database agentwatch_bench, topics ${prefix}*, logs ${path.relative(root, logDir)}`);
 await dropBenchDatabase(); // a previous run that was killed may have left it behind
 cli(['setup'], env);
+// Checkpoint spacing for a write-heavy run, on the shared server for this run only (put back at the end).
+const server = await applyServerSettings(env.DATABASE_URL, options.postgresAsIs ? {} : WRITE_HEAVY);
+say(
+  `Postgres: ${Object.entries(server.inEffect)
+    .map(([name, value]) => `${name} ${value}`)
+    .join(', ')}`,
+);
+const walNow = () => walCounters(env.DATABASE_URL);
 
 const require = createRequire(import.meta.url);
 const bench = require(path.join(root, 'dist/libs/bench/src/index.js'));
@@ -70,7 +79,12 @@ await admin.connect();
 const progress = progressReader({ databaseUrl: env.DATABASE_URL, admin, prefix });
 const apps = {};
 let tenants = [];
-const result = { options, startedAt: new Date().toISOString(), machine: machineFacts() };
+const result = {
+  options,
+  startedAt: new Date().toISOString(),
+  machine: machineFacts(),
+  postgres: { writeHeavySettingsApplied: server.applied, settings: server.inEffect },
+};
 
 let cleaning;
 const finish = () => {
@@ -78,6 +92,7 @@ const finish = () => {
     for (const app of Object.values(apps)) await stopApp(app);
     await progress.end().catch(() => {});
     await cleanUp();
+    await server.restore();
     await admin.disconnect();
   })();
   return cleaning;
@@ -186,6 +201,7 @@ async function run() {
   say(`sustained end-to-end: offering as fast as accepted for ${options.durationS}s, then until projected…`);
   const before = (await progress.applied()).events ?? 0;
   const e2eCpu = cpuNow();
+  const e2eWal = await walNow();
   const e2eStart = performance.now();
   const offered = await bench.sendBatches(
     (function* () {
@@ -202,6 +218,7 @@ async function run() {
     lagWhenOfferEnded: lagAtEnd,
     rate: (projected.target - before) / ((projected.at - e2eStart) / 1000),
     cpuUsPerEvent: cpuPerEvent(e2eCpu, cpuNow(), projected.target - before),
+    postgresWrites: walPerEvent(e2eWal, await walNow(), projected.target - before),
     prebuilt: e2eBatches.items,
     prepareCpuUsPerEvent: e2eBatches.prepareCpuUsPerEvent,
   };
@@ -212,11 +229,13 @@ async function run() {
   say('scoring worker: started on the whole backlog…');
   apps['scoring-worker'] = await startApp('scoring-worker', env, { ...options, logDir, stamp });
   const scoringCpu = cpuNow();
+  const scoringWal = await walNow();
   const scoredBefore = (await progress.applied()).scores ?? 0;
   const scored = await progress.waitCaughtUp('scores');
   result.scoring = { records: scored.target, rate: rateOf(scored.samples), caughtUp: scored.caughtUp };
   // Scoring's whole cost: the worker and Postgres (the events routes join the scores it writes).
   result.scoring.cpuUsPerEvent = cpuPerEvent(scoringCpu, cpuNow(), scored.target - scoredBefore);
+  result.scoring.postgresWrites = walPerEvent(scoringWal, await walNow(), scored.target - scoredBefore);
 
   const freshBatch = 100;
   const markerEvery = Math.max(1, Math.round(options.rate / freshBatch / 5));
@@ -234,6 +253,7 @@ async function run() {
   const stagesBefore = await bench.scrapeMetrics(stageApps);
   // Whether the phase was bound by CPU: the cores each process kept busy while the load was offered.
   const freshCpu = cpuNow();
+  const freshWal = await walNow();
   const freshStart = performance.now();
   const fresh = await bench.measureFreshness(
     freshBatches,
@@ -244,8 +264,10 @@ async function run() {
     },
   );
   const freshCores = cpuBetween(freshCpu, cpuNow(), (performance.now() - freshStart) / 1000);
+  const freshWrites = walPerEvent(freshWal, await walNow(), Math.max(1, accepted(fresh.sent).accepted));
   result.freshness = {
     coresBusy: freshCores,
+    postgresWrites: freshWrites,
     offered: options.rate,
     achieved: accepted(fresh.sent).rate,
     method:

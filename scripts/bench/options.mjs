@@ -55,6 +55,7 @@ export function benchOptions(argv = process.argv.slice(2)) {
       'cpu-prof': { type: 'boolean' },
       'no-build': { type: 'boolean' },
       'keep-database': { type: 'boolean' },
+      'postgres-as-is': { type: 'boolean' },
     },
   });
   const mode = values.full ? 'full' : values.quick ? 'quick' : 'default';
@@ -85,5 +86,7 @@ export function benchOptions(argv = process.argv.slice(2)) {
     cpuProf: values['cpu-prof'] ?? false,
     build: !values['no-build'],
     keepDatabase: values['keep-database'] ?? false,
+    /** Run on the shared server's own checkpoint settings instead of the bench's write-heavy ones. */
+    postgresAsIs: values['postgres-as-is'] ?? false,
   };
 }

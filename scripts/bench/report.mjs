@@ -68,6 +68,14 @@ const stageRows = (stages = []) =>
     ),
   );
 
+const POSTGRES_WRITES = '  Postgres per event: WAL / full-page images / buffers by backends';
+// What the server wrote over the phase: full-page images follow each checkpoint, and buffers the
+// backends wrote out themselves mean shared_buffers was full of dirty pages.
+const hundredths = (n) => (n == null || Number.isNaN(n) ? 'n/a' : n.toFixed(2));
+const writesRow = (w) =>
+  `${decimal(w.walBytesPerEvent / 1024)} kB / ${hundredths(w.fullPageImagesPerEvent)} / ${hundredths(w.buffersWrittenByBackendsPerEvent)}; ` +
+  `checkpoints ${fmt(w.checkpointsRequested)} requested, ${fmt(w.checkpointsTimed)} timed`;
+
 export function renderTable(r) {
   const rows = [];
   const add = (figure, value, target, versus = '—') => rows.push([figure, value, target, versus]);
@@ -118,6 +126,7 @@ export function renderTable(r) {
   add(`  offered during it (${r.endToEnd.seconds}s)`, fmt(r.endToEnd.acceptedRate, ' ev/s accepted'), '—');
   add('  CPU per event: api / projector / Postgres / broker', cpuSplit(r.endToEnd.cpuUsPerEvent, E2E_CPU), '—');
   add('  CPU per event, these processes', pipelineRow(e.endToEnd), '—', `COPY ${decimal(e.copyUsPerRow)} µs per row`);
+  if (r.endToEnd.postgresWrites) add(POSTGRES_WRITES, writesRow(r.endToEnd.postgresWrites), '—');
   add(
     '  load generator CPU per event (not counted)',
     `${fmt(r.endToEnd.cpuUsPerEvent?.[LOAD_GENERATOR], ' µs')} (+ ${fmt(r.endToEnd.prepareCpuUsPerEvent, ' µs')} built before)`,
@@ -136,6 +145,7 @@ export function renderTable(r) {
       `of ${r.machine.cpus} cores`,
     );
   }
+  if (r.freshness.postgresWrites) add(POSTGRES_WRITES, writesRow(r.freshness.postgresWrites), '—');
   add('ack → queryable p50/p95/p99', pp(r.freshness.queryable), 'p50 ≤ 200, p99 ≤ 1000 ms');
   if (r.freshness.probes != null) {
     add(
@@ -159,6 +169,7 @@ export function renderTable(r) {
   add('scoring worker', fmt(r.scoring.rate, ' ev/s'), '≥ 20,000', `${ratio(r.scoring.rate, copy)} of COPY`);
   add('  CPU per event: worker / projector / Postgres / broker', cpuSplit(r.scoring.cpuUsPerEvent, SCORING_CPU), '—');
   add('  CPU per event, these processes', pipelineRow(e.scoring), '—', `COPY ${decimal(e.copyUsPerRow)} µs per row`);
+  if (r.scoring.postgresWrites) add(POSTGRES_WRITES, writesRow(r.scoring.postgresWrites), '—');
   add(
     'CPU per event, whole pipeline (projected + scored)',
     pipelineRow(e.projectedAndScored),
@@ -172,6 +183,10 @@ export function renderTable(r) {
     `${fmt(ref.producerPerformance?.records)} × ${r.recordSize} B, acks=all`,
   );
   add('ref: COPY into LIKE events', fmt(copy, ' rows/s'), `${fmt(ref.copy?.rows)} rows`);
+  if (r.postgres) {
+    const settings = Object.entries(r.postgres.settings).map(([name, value]) => `${name} ${value}`);
+    add('Postgres settings (shared server)', settings.join(', '), '—');
+  }
   const widths = [0, 1, 2, 3].map((i) =>
     Math.max(...rows.map((row) => row[i].length), ['figure', 'measured', 'target', 'vs reference'][i].length),
   );
