@@ -91,8 +91,11 @@ const finish = () => {
   cleaning ??= (async () => {
     for (const app of Object.values(apps)) await stopApp(app);
     await progress.end().catch(() => {});
-    await cleanUp();
-    await server.restore();
+    try {
+      await cleanUp();
+    } finally {
+      await server.restore();
+    }
     await admin.disconnect();
   })();
   return cleaning;
