@@ -8,9 +8,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
-import pg from 'pg';
 import { benchOptions } from './bench/options.mjs';
-import { applyServerSettings, WRITE_HEAVY, walCounters, walPerEvent } from './bench/postgres.mjs';
+import { applyServerSettings, WRITE_HEAVY, walCounters, walPerEvent, withClient } from './bench/postgres.mjs';
 import { progressReader, rateOf } from './bench/progress.mjs';
 import { queryLatencies, replayAll } from './bench/queries.mjs';
 import { kafkaLibs, producerPerformance, rawCopy } from './bench/references.mjs';
@@ -365,7 +364,8 @@ function recordSize(fleet) {
 
 /** Events in the shared database and in every tenant database, on both servers. */
 async function eventsStored() {
-  const count = async (url) => (await withDb((c) => c.query('SELECT count(*)::int AS n FROM events'), url)).rows[0].n;
+  const count = async (url) =>
+    (await withClient(url, (c) => c.query('SELECT count(*)::int AS n FROM events'))).rows[0].n;
   let total = await count(env.DATABASE_URL);
   for (const tenant of tenants) {
     const url = new URL(tenant.cell.admin_url);
@@ -373,16 +373,6 @@ async function eventsStored() {
     total += await count(url.toString());
   }
   return total;
-}
-
-async function withDb(work, url = env.DATABASE_URL) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 async function cleanUp() {
@@ -410,16 +400,12 @@ function benchCells() {
 /** The bench's databases on both servers: its shared one and its tenants' (a killed run leaves them). */
 async function dropBenchDatabase() {
   for (const { admin_url: url } of benchCells()) {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
+    await withClient(url, async (client) => {
       const { rows } = await client.query(
         `SELECT datname FROM pg_database WHERE datname = 'agentwatch_bench' OR datname LIKE 'tenant\\_bench\\_%'`,
       );
       for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
-    } finally {
-      await client.end();
-    }
+    });
   }
 }
 

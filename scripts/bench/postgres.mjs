@@ -12,17 +12,22 @@ export const WRITE_HEAVY = { max_wal_size: '16GB', checkpoint_timeout: '15min' }
 
 const SHOWN = ['shared_buffers', 'max_wal_size', 'checkpoint_timeout', 'wal_compression', 'synchronous_commit'];
 
-// Through the server's own `postgres` database: the bench's database is gone when the settings are put back.
-async function withServer(url, work) {
-  const server = new URL(url);
-  server.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: server.toString() });
+/** One connection for `work`, closed afterwards. */
+export async function withClient(url, work) {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     return await work(client);
   } finally {
     await client.end();
   }
+}
+
+// Through the server's own `postgres` database: the bench's database is gone when the settings are put back.
+function withServer(url, work) {
+  const server = new URL(url);
+  server.pathname = '/postgres';
+  return withClient(server.toString(), work);
 }
 
 async function shown(client) {

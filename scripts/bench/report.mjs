@@ -50,7 +50,7 @@ const coresRow = (cores) =>
 
 const pipelineRow = (phase) =>
   `${fmt(phase.pipelineUs, ' µs')} = ${phase.timesCopy ? `${phase.timesCopy.toFixed(1)}×` : 'n/a'} COPY per row`;
-const decimal = (n) => (n == null || Number.isNaN(n) ? 'n/a' : n.toFixed(1));
+const decimal = (n, digits = 1) => (n == null || Number.isNaN(n) ? 'n/a' : n.toFixed(digits));
 
 // A marker's path: its event to the projector (queryable) and to the scoring worker (scored, read
 // by the events routes' join). Each hop's two stages, from the runners' histograms.
@@ -71,9 +71,8 @@ const stageRows = (stages = []) =>
 const POSTGRES_WRITES = '  Postgres per event: WAL / full-page images / buffers by backends';
 // What the server wrote over the phase: full-page images follow each checkpoint, and buffers the
 // backends wrote out themselves mean shared_buffers was full of dirty pages.
-const hundredths = (n) => (n == null || Number.isNaN(n) ? 'n/a' : n.toFixed(2));
 const writesRow = (w) =>
-  `${decimal(w.walBytesPerEvent / 1024)} kB / ${hundredths(w.fullPageImagesPerEvent)} / ${hundredths(w.buffersWrittenByBackendsPerEvent)}; ` +
+  `${decimal(w.walBytesPerEvent / 1024)} kB / ${decimal(w.fullPageImagesPerEvent, 2)} / ${decimal(w.buffersWrittenByBackendsPerEvent, 2)}; ` +
   `checkpoints ${fmt(w.checkpointsRequested)} requested, ${fmt(w.checkpointsTimed)} timed`;
 
 export function renderTable(r) {
