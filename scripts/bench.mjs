@@ -14,7 +14,15 @@ import { progressReader, rateOf } from './bench/progress.mjs';
 import { queryLatencies, replayAll } from './bench/queries.mjs';
 import { kafkaLibs, producerPerformance, rawCopy } from './bench/references.mjs';
 import { efficiency, renderTable } from './bench/report.mjs';
-import { cpuSeconds, peakRssMb, serverCpuSeconds, startApp, stopApp } from './bench/stack.mjs';
+import {
+  cpuSeconds,
+  machineCpuSeconds,
+  peakRssMb,
+  serverCpuSeconds,
+  startApp,
+  stolenShare,
+  stopApp,
+} from './bench/stack.mjs';
 import {
   build,
   CELL_SERVER_URL,
@@ -203,6 +211,7 @@ async function run() {
   say(`sustained end-to-end: offering as fast as accepted for ${options.durationS}s, then until projected…`);
   const before = (await progress.applied()).events ?? 0;
   const e2eCpu = cpuNow();
+  const e2eMachine = machineCpuSeconds();
   const e2eWal = await walNow();
   const e2eStart = performance.now();
   const offered = await bench.sendBatches(
@@ -221,6 +230,7 @@ async function run() {
     rate: (projected.target - before) / ((projected.at - e2eStart) / 1000),
     cpuUsPerEvent: cpuPerEvent(e2eCpu, cpuNow(), projected.target - before),
     postgresWrites: walPerEvent(e2eWal, await walNow(), projected.target - before),
+    stolen: stolenShare(e2eMachine, machineCpuSeconds()),
     prebuilt: e2eBatches.items,
     prepareCpuUsPerEvent: e2eBatches.prepareCpuUsPerEvent,
   };
@@ -231,6 +241,7 @@ async function run() {
   say('scoring worker: started on the whole backlog…');
   apps['scoring-worker'] = await startApp('scoring-worker', env, { ...options, logDir, stamp });
   const scoringCpu = cpuNow();
+  const scoringMachine = machineCpuSeconds();
   const scoringWal = await walNow();
   const scoredBefore = (await progress.applied()).scores ?? 0;
   const scored = await progress.waitCaughtUp('scores');
@@ -238,6 +249,7 @@ async function run() {
   // Scoring's whole cost: the worker and Postgres (the events routes join the scores it writes).
   result.scoring.cpuUsPerEvent = cpuPerEvent(scoringCpu, cpuNow(), scored.target - scoredBefore);
   result.scoring.postgresWrites = walPerEvent(scoringWal, await walNow(), scored.target - scoredBefore);
+  result.scoring.stolen = stolenShare(scoringMachine, machineCpuSeconds());
 
   const freshBatch = 100;
   const markerEvery = Math.max(1, Math.round(options.rate / freshBatch / 5));
@@ -255,6 +267,7 @@ async function run() {
   const stagesBefore = await bench.scrapeMetrics(stageApps);
   // Whether the phase was bound by CPU: the cores each process kept busy while the load was offered.
   const freshCpu = cpuNow();
+  const freshMachine = machineCpuSeconds();
   const freshWal = await walNow();
   const freshStart = performance.now();
   const fresh = await bench.measureFreshness(
@@ -266,9 +279,11 @@ async function run() {
     },
   );
   const freshCores = cpuBetween(freshCpu, cpuNow(), (performance.now() - freshStart) / 1000);
+  const freshStolen = stolenShare(freshMachine, machineCpuSeconds());
   const freshWrites = walPerEvent(freshWal, await walNow(), Math.max(1, accepted(fresh.sent).accepted));
   result.freshness = {
     coresBusy: freshCores,
+    stolen: freshStolen,
     postgresWrites: freshWrites,
     offered: options.rate,
     achieved: accepted(fresh.sent).rate,

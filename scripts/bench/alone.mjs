@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // `npm run bench:alone -- --app scoring-worker|projector [--rounds N] [variant …]`: one app alone on
 // the backlog of a kept bench database (`npm run bench -- --quick --keep-database`), from scratch,
-// once per variant and round, alternating. Prints the app's CPU per event (from /proc), Postgres's
-// and its peak RSS (VmHWM): the figures by which a change to one app is judged (docs/performance.md),
-// without the noise of the other apps. It rewrites the kept database's read
-// models; drop it afterwards (`DROP DATABASE agentwatch_bench`).
+// once per variant and round, alternating. Prints the app's CPU per event (from /proc), Postgres's,
+// its peak RSS (VmHWM) and the machine's time stolen by the hypervisor meanwhile: the figures by
+// which a change to one app is judged (docs/performance.md), without the noise of the other apps.
+// It rewrites the kept database's read models; drop it afterwards (`DROP DATABASE agentwatch_bench`).
 //
 // A variant is a comma-separated list of node flags (`--max-old-space-size=384`), environment
 // variables (`MALLOC_ARENA_MAX=2`), `CWD=<checkout>` (another build of the apps, say a git
@@ -19,7 +19,15 @@ import { Kafka, logLevel } from 'kafkajs';
 import pg from 'pg';
 import { appNodeFlags, CELL_SERVER_URL, die, root } from '../lib.mjs';
 import { progressReader } from './progress.mjs';
-import { cpuSeconds, peakRssMb, serverCpuSeconds, startApp, stopApp } from './stack.mjs';
+import {
+  cpuSeconds,
+  machineCpuSeconds,
+  peakRssMb,
+  serverCpuSeconds,
+  startApp,
+  stolenShare,
+  stopApp,
+} from './stack.mjs';
 
 // By hand, not parseArgs: a variant may itself start with `--` (a node flag).
 function readArgs(argv) {
@@ -153,12 +161,20 @@ async function runOnce(variant) {
     const now = (await progress.applied())[measured] ?? 0;
     if (now > done) movedAt = performance.now();
     done = now;
-    if (done > 0 && !first) first = { at: performance.now(), cpu: cpuSeconds(pid), ...serverCpuSeconds(), done };
+    if (done > 0 && !first) {
+      first = {
+        at: performance.now(),
+        cpu: cpuSeconds(pid),
+        ...serverCpuSeconds(),
+        machine: machineCpuSeconds(),
+        done,
+      };
+    }
     if (performance.now() - movedAt > 120_000) {
       await fail(`${values.app} made no progress for 2 minutes at ${done}/${target}`);
     }
   }
-  const last = { at: performance.now(), cpu: cpuSeconds(pid), ...serverCpuSeconds() };
+  const last = { at: performance.now(), cpu: cpuSeconds(pid), ...serverCpuSeconds(), machine: machineCpuSeconds() };
   const peak = peakRssMb(pid);
   await stopApp(started);
   const events = target - first.done;
@@ -171,6 +187,8 @@ async function runOnce(variant) {
     cpuUsPerEvent: perEvent(last.cpu - first.cpu),
     postgresUsPerEvent: perEvent(last.postgres - first.postgres),
     peakRssMb: peak,
+    // Runs are comparable at similar steal only (docs/performance.md).
+    stolenPercent: Number((stolenShare(first.machine, last.machine) * 100).toFixed(1)),
   };
 }
 

@@ -75,6 +75,11 @@ const writesRow = (w) =>
   `${decimal(w.walBytesPerEvent / 1024)} kB / ${decimal(w.fullPageImagesPerEvent, 2)} / ${decimal(w.buffersWrittenByBackendsPerEvent, 2)}; ` +
   `checkpoints ${fmt(w.checkpointsRequested)} requested, ${fmt(w.checkpointsTimed)} timed`;
 
+// Steal: the hypervisor ran other guests on this machine's cores, so the phase had less than its
+// cores; its rates and waits are not comparable with a run that had little.
+const STOLEN = '  machine time stolen by the hypervisor';
+const stolenRow = (share) => `${decimal(share * 100)} %`;
+
 export function renderTable(r) {
   const rows = [];
   const add = (figure, value, target, versus = '—') => rows.push([figure, value, target, versus]);
@@ -126,6 +131,7 @@ export function renderTable(r) {
   add('  CPU per event: api / projector / Postgres / broker', cpuSplit(r.endToEnd.cpuUsPerEvent, E2E_CPU), '—');
   add('  CPU per event, these processes', pipelineRow(e.endToEnd), '—', `COPY ${decimal(e.copyUsPerRow)} µs per row`);
   if (r.endToEnd.postgresWrites) add(POSTGRES_WRITES, writesRow(r.endToEnd.postgresWrites), '—');
+  if (r.endToEnd.stolen != null) add(STOLEN, stolenRow(r.endToEnd.stolen), '—');
   add(
     '  load generator CPU per event (not counted)',
     `${fmt(r.endToEnd.cpuUsPerEvent?.[LOAD_GENERATOR], ' µs')} (+ ${fmt(r.endToEnd.prepareCpuUsPerEvent, ' µs')} built before)`,
@@ -145,6 +151,7 @@ export function renderTable(r) {
     );
   }
   if (r.freshness.postgresWrites) add(POSTGRES_WRITES, writesRow(r.freshness.postgresWrites), '—');
+  if (r.freshness.stolen != null) add(STOLEN, stolenRow(r.freshness.stolen), '—');
   add('ack → queryable p50/p95/p99', pp(r.freshness.queryable), 'p50 ≤ 200, p99 ≤ 1000 ms');
   if (r.freshness.probes != null) {
     add(
@@ -169,6 +176,7 @@ export function renderTable(r) {
   add('  CPU per event: worker / projector / Postgres / broker', cpuSplit(r.scoring.cpuUsPerEvent, SCORING_CPU), '—');
   add('  CPU per event, these processes', pipelineRow(e.scoring), '—', `COPY ${decimal(e.copyUsPerRow)} µs per row`);
   if (r.scoring.postgresWrites) add(POSTGRES_WRITES, writesRow(r.scoring.postgresWrites), '—');
+  if (r.scoring.stolen != null) add(STOLEN, stolenRow(r.scoring.stolen), '—');
   add(
     'CPU per event, whole pipeline (projected + scored)',
     pipelineRow(e.projectedAndScored),

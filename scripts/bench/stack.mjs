@@ -120,6 +120,22 @@ export function serverCpuSeconds() {
   return totals;
 }
 
+/**
+ * The machine's CPU time so far from /proc/stat, in seconds summed over its cores: all of it, and
+ * the part the hypervisor gave to other guests (steal): on a shared virtual machine, a phase whose
+ * cores were stolen from had less than the machine's cores.
+ */
+export function machineCpuSeconds() {
+  const [, ...ticks] = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).map(Number);
+  // user nice system idle iowait irq softirq steal (guest time is inside user already)
+  const total = ticks.slice(0, 8).reduce((a, b) => a + b, 0);
+  return { total: total / CLOCK_TICKS_PER_SECOND, stolen: ticks[7] / CLOCK_TICKS_PER_SECOND };
+}
+
+/** The share of the machine's CPU time stolen between two machineCpuSeconds() readings. */
+export const stolenShare = (from, to) =>
+  to.total > from.total ? (to.stolen - from.stolen) / (to.total - from.total) : null;
+
 /** SIGTERM (Nest's shutdown hooks close cleanly, so --cpu-prof writes its profile), SIGKILL after 10 s. */
 export async function stopApp({ child }) {
   if (child.exitCode !== null) return;

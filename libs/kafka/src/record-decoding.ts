@@ -18,8 +18,11 @@ const envelopeHeaders = ({ headers = {} }: KafkaMessage) => ({
   redrive_projection: headerText(headers[REDRIVE_PROJECTION_HEADER]),
 });
 
-const allHeaders = ({ headers = {} }: KafkaMessage): Record<string, string | undefined> =>
-  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, headerText(value)]));
+// The one header an opener reads: every header of every sealed record as text was 1.4 % of the
+// scoring worker's CPU profile.
+const sealingHeader = ({ headers = {} }: KafkaMessage): Record<string, string | undefined> => ({
+  [SEALED_HEADER]: headerText(headers[SEALED_HEADER]),
+});
 
 export interface DecodedBatch<T> {
   records: ProjectedRecord<T>[];
@@ -50,7 +53,7 @@ export async function decodeBatch<T>(messages: KafkaMessage[], o: DecodeOptions<
       const headers = envelopeHeaders(message);
       let value: string | null;
       if (o.opener && message.value && message.headers?.[SEALED_HEADER] !== undefined) {
-        value = await o.opener.open(headers.org_id ?? '', message.value, allHeaders(message));
+        value = await o.opener.open(headers.org_id ?? '', message.value, sealingHeader(message));
         if (value === null) {
           decoded.erased += 1;
           continue;

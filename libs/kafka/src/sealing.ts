@@ -27,6 +27,7 @@ export abstract class PayloadOpener {
   /**
    * The plain value of a record read from a topic; null when it is sealed with a key that no longer
    * exists (its tenant was deprovisioned: the record is erased and must be skipped, never applied).
+   * `headers` holds the record's SEALED_HEADER, the one header an opener reads.
    */
   abstract open(orgId: string, value: Buffer, headers: Record<string, string | undefined>): Promise<string | null>;
 }
