@@ -75,13 +75,18 @@ export async function applyServerSettings(url, settings) {
   });
 }
 
-/** The server-wide counters of what was written (PostgreSQL 14 and later have pg_stat_wal). */
+/**
+ * The server-wide counters of what was written (PostgreSQL 14 and later have pg_stat_wal), and of the
+ * blocks read into shared_buffers from the operating system: the misses of a working set, random
+ * index pages above all, that outgrew them.
+ */
 export function walCounters(url) {
   return withServer(url, async (client) => {
     const { rows } = await client.query(
       `SELECT w.wal_bytes::float8 AS wal_bytes, w.wal_fpi::float8 AS wal_fpi,
               b.checkpoints_req::float8 AS checkpoints_requested, b.checkpoints_timed::float8 AS checkpoints_timed,
-              b.buffers_backend::float8 AS buffers_written_by_backends
+              b.buffers_backend::float8 AS buffers_written_by_backends,
+              (SELECT sum(blks_read) FROM pg_stat_database)::float8 AS blocks_read
          FROM pg_stat_wal w, pg_stat_bgwriter b`,
     );
     return rows[0];
@@ -97,5 +102,6 @@ export function walPerEvent(from, to, events) {
     checkpointsRequested: delta('checkpoints_requested'),
     checkpointsTimed: delta('checkpoints_timed'),
     buffersWrittenByBackendsPerEvent: delta('buffers_written_by_backends') / events,
+    blocksReadPerEvent: delta('blocks_read') / events,
   };
 }

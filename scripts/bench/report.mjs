@@ -68,11 +68,13 @@ const stageRows = (stages = []) =>
     ),
   );
 
-const POSTGRES_WRITES = '  Postgres per event: WAL / full-page images / buffers by backends';
+const POSTGRES_WRITES = '  Postgres per event: WAL / full-page images / buffers by backends / blocks read';
 // What the server wrote over the phase: full-page images follow each checkpoint, and buffers the
-// backends wrote out themselves mean shared_buffers was full of dirty pages.
+// backends wrote out themselves mean shared_buffers was full of dirty pages. Blocks read are the
+// pages shared_buffers did not hold.
 const writesRow = (w) =>
-  `${decimal(w.walBytesPerEvent / 1024)} kB / ${decimal(w.fullPageImagesPerEvent, 2)} / ${decimal(w.buffersWrittenByBackendsPerEvent, 2)}; ` +
+  `${decimal(w.walBytesPerEvent / 1024)} kB / ${decimal(w.fullPageImagesPerEvent, 2)} / ${decimal(w.buffersWrittenByBackendsPerEvent, 2)} / ` +
+  `${decimal(w.blocksReadPerEvent, 2)}; ` +
   `checkpoints ${fmt(w.checkpointsRequested)} requested, ${fmt(w.checkpointsTimed)} timed`;
 
 // Steal: the hypervisor ran other guests on this machine's cores, so the phase had less than its
