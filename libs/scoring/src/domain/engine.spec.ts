@@ -1,9 +1,10 @@
 import { PolicyDocument } from '@agentwatch/contracts';
+import fc from 'fast-check';
 import { actionOf, hostOf, ScoredEvent } from './action';
 import { blend, fingerprintOf, wantsLlm } from './blend';
 import { VIOLATIONS } from './compliance';
 import { assess, factsOf, riskLevelOf, scoreEvent } from './engine';
-import { GraphNode } from './graph';
+import { Fact, GraphNode, HISTORY_WINDOW_MS, rememberedFacts } from './graph';
 import { overallStatus } from './health';
 import { justify } from './justification';
 import { matchesPattern, patternShapeError } from './pattern';
@@ -300,6 +301,33 @@ describe('session-graph rules', () => {
     expect(rules(connect(30, 'example.org'), [node(['privilege_change'], 0)])).toEqual([
       'graph.after_privilege_change',
     ]);
+  });
+
+  it('judges an event by the remembered facts of the last lookback alone, as by the whole history', () => {
+    const facts: Fact[] = ['sensitive_read', 'outbound_connect', 'delete', 'privilege_change'];
+    const node = fc.record({
+      eventId: fc.uuid(),
+      sessionId: fc.constant(SESSION),
+      // Up to two hours around the scored event, in steps that land on the windows' edges too.
+      at: fc.integer({ min: -7200, max: 600 }).map((s) => Date.parse(at(3600)) + s * 1000),
+      facts: fc.subarray(facts, { minLength: 1 }),
+    });
+    const scored = fc.constantFrom(
+      connect(3600),
+      event({ actionType: 'FILE_DELETE', arguments: ['/repo/x'], timestamp: at(3600) }),
+      event({ actionType: 'FILE_WRITE', arguments: ['/repo/y'], timestamp: at(3600) }),
+      event({ actionType: 'PROCESS_EXEC', toolName: 'sudo', arguments: ['ls'], timestamp: at(3600) }),
+      event({ arguments: ['/home/u/.ssh/id_rsa'], timestamp: at(3600) }),
+    );
+    fc.assert(
+      fc.property(scored, fc.array(node, { maxLength: 12 }), (e, history) => {
+        const since = Date.parse(e.timestamp) - HISTORY_WINDOW_MS;
+        const stored = history
+          .map((n) => ({ ...n, facts: rememberedFacts(n.facts) }))
+          .filter((n) => n.facts.length > 0 && n.at >= since);
+        expect(rules(e, stored)).toEqual(rules(e, history));
+      }),
+    );
   });
 
   it.each([

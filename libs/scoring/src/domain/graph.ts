@@ -1,6 +1,6 @@
 import { Action, ScoredEvent } from './action';
 
-/** What the session graph remembers of an event: only the facts that graph rules look for. */
+/** What the graph rules know of an event; the session graph remembers some of them (LOOKBACK_MS). */
 export type Fact = 'sensitive_read' | 'outbound_connect' | 'delete' | 'privilege_change';
 
 export interface GraphNode {
@@ -15,6 +15,29 @@ export const EXFILTRATION_WINDOW_MS = 60 * 60_000;
 export const DELETE_BURST_WINDOW_MS = 60_000;
 /** Deletes in the session tree within DELETE_BURST_WINDOW_MS, this one included, that make a burst. */
 export const DELETE_BURST_SIZE = 5;
+
+/**
+ * The facts the graph rules look for among a tree's earlier events, and how far back each one
+ * counts. An outbound connection is judged by what came before it but never judges a later event,
+ * so it is not remembered (in the bench's fleet, two thirds of the events with facts).
+ */
+export const LOOKBACK_MS = {
+  sensitive_read: EXFILTRATION_WINDOW_MS,
+  privilege_change: EXFILTRATION_WINDOW_MS,
+  delete: DELETE_BURST_WINDOW_MS,
+} as const satisfies Partial<Record<Fact, number>>;
+
+export type RememberedFact = keyof typeof LOOKBACK_MS;
+
+export const REMEMBERED_FACTS = Object.keys(LOOKBACK_MS) as RememberedFact[];
+
+/** How far back the history of a tree is needed before an event: the longest lookback. */
+export const HISTORY_WINDOW_MS = Math.max(...Object.values(LOOKBACK_MS));
+
+const isRemembered = (fact: Fact): fact is RememberedFact => fact in LOOKBACK_MS;
+
+/** What the session graph keeps of an event's facts for the events after it. */
+export const rememberedFacts = (facts: readonly Fact[]): RememberedFact[] => facts.filter(isRemembered);
 
 const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|::1|0\.0\.0\.0|\[::1\])$/i;
 const PRIVILEGE_TOOLS = /^(sudo|su|doas|pkexec|runas|setcap|visudo)$/i;
@@ -70,19 +93,19 @@ export function graphHits(
   const hits: GraphHit[] = [];
   if (
     facts.includes('outbound_connect') &&
-    before.some((n) => n.facts.includes('sensitive_read') && at - n.at <= EXFILTRATION_WINDOW_MS)
+    before.some((n) => n.facts.includes('sensitive_read') && at - n.at <= LOOKBACK_MS.sensitive_read)
   ) {
     hits.push({ rule: 'graph.sensitive_read_then_connect', flag: 'sensitive_read_then_outbound_connect' });
   }
   if (facts.includes('delete')) {
-    const recent = before.filter((n) => n.facts.includes('delete') && at - n.at <= DELETE_BURST_WINDOW_MS).length;
+    const recent = before.filter((n) => n.facts.includes('delete') && at - n.at <= LOOKBACK_MS.delete).length;
     if (recent + 1 >= DELETE_BURST_SIZE) hits.push({ rule: 'graph.delete_burst', flag: 'destructive_burst' });
   }
   if (pipesRemoteScript(event)) hits.push({ rule: 'graph.remote_script_pipe', flag: 'remote_script_piped_to_shell' });
   if (facts.includes('privilege_change')) hits.push({ rule: 'graph.privilege_change', flag: 'privilege_change' });
   else if (
     (facts.includes('outbound_connect') || action.verb === 'write' || action.verb === 'delete') &&
-    before.some((n) => n.facts.includes('privilege_change') && at - n.at <= EXFILTRATION_WINDOW_MS)
+    before.some((n) => n.facts.includes('privilege_change') && at - n.at <= LOOKBACK_MS.privilege_change)
   ) {
     hits.push({ rule: 'graph.after_privilege_change', flag: 'acting_after_privilege_change' });
   }

@@ -64,10 +64,12 @@ describe('session graph in Postgres: rules see the whole session tree', () => {
     expect(scoreEvent(late, NO_POLICY, wide.get(treeKey(orgId, root)) ?? []).components).toEqual([]);
   });
 
-  it('stores only events with graph facts, once', async () => {
+  it('stores only events with facts that later events are judged by, once', async () => {
     const plain = event(child, 10, { arguments: ['/repo/readme.md'] });
     const deletion = event(child, 11, { actionType: 'FILE_DELETE', arguments: ['/repo/x'] });
-    const nodes = [plain, deletion].map((e) => ({ event: e, facts: factsOf(e, NO_POLICY) }));
+    const outbound = connect(child, 12);
+    expect(factsOf(outbound, NO_POLICY)).toEqual(['outbound_connect']);
+    const nodes = [plain, deletion, outbound].map((e) => ({ event: e, facts: factsOf(e, NO_POLICY) }));
     await addGraphNodes(db, nodes);
     await addGraphNodes(db, nodes);
     const rows = await db.query(
@@ -75,5 +77,18 @@ describe('session graph in Postgres: rules see the whole session tree', () => {
       [orgId, child],
     );
     expect(rows).toEqual([{ event_id: deletion.id, facts: ['delete'] }]);
+  });
+
+  it('reads back no node whose facts no rule looks back for', async () => {
+    const stored = randomUUID();
+    await db.query(
+      `INSERT INTO scoring_graph_nodes (org_id, event_id, session_id, at, facts)
+       VALUES ($1, $2, $3, $4, '{outbound_connect}')`,
+      [orgId, stored, sibling, at(20)],
+    );
+    const nodes = (await loadTreeHistory(db, [connect(grandchild, 30)])).get(treeKey(orgId, grandchild)) ?? [];
+    expect(nodes.filter((n) => n.sessionId === sibling).map((n) => [n.eventId === stored, n.facts])).toEqual([
+      [false, ['sensitive_read']],
+    ]);
   });
 });

@@ -1,10 +1,15 @@
 import { byIndexLookups, Queryable, textArray, timestamptzArray, uuidArray } from '@agentwatch/db';
 import { ScoredEvent } from '../domain/action';
-import { EXFILTRATION_WINDOW_MS, Fact, GraphNode } from '../domain/graph';
+import { Fact, GraphNode, HISTORY_WINDOW_MS, REMEMBERED_FACTS, rememberedFacts } from '../domain/graph';
 
-/** Adds the batch's graph nodes (events with at least one fact) in one statement; replays are no-ops. */
+/**
+ * Adds the batch's graph nodes (events with a fact that later events are judged by) in one
+ * statement; replays are no-ops.
+ */
 export async function addGraphNodes(q: Queryable, nodes: { event: ScoredEvent; facts: Fact[] }[]): Promise<void> {
-  const kept = nodes.filter((n) => n.facts.length > 0 && n.event.sessionId !== null);
+  const kept = nodes
+    .map(({ event, facts }) => ({ event, facts: rememberedFacts(facts) }))
+    .filter((n) => n.facts.length > 0 && n.event.sessionId !== null);
   if (kept.length === 0) return;
   // Binary arrays unnested in the select list, as the scores are (score-rows.ts says why).
   await q.query(
@@ -27,7 +32,8 @@ export const treeKey = (orgId: string, sessionId: string) => `${orgId}/${session
 
 /**
  * The graph nodes of each batch session's tree (its root ancestor and every descendant of that root,
- * through sessions.parent_id), within the rules' window before the batch. One query per batch.
+ * through sessions.parent_id), within the rules' longest lookback before the batch. One query per
+ * batch. Only nodes with a remembered fact are read, whoever stored them.
  */
 export async function loadTreeHistory(q: Queryable, events: ScoredEvent[]): Promise<Map<string, GraphNode[]>> {
   const withSession = events.filter((e) => e.sessionId !== null);
@@ -61,12 +67,13 @@ export async function loadTreeHistory(q: Queryable, events: ScoredEvent[]): Prom
        ), tree AS (SELECT DISTINCT org_id, start, id FROM down)
        SELECT t.org_id, t.start, n.event_id, n.session_id, n.at, n.facts
          FROM tree t JOIN scoring_graph_nodes n ON n.org_id = t.org_id AND n.session_id = t.id
-        WHERE n.at >= $3 AND n.at <= $4`,
+        WHERE n.at >= $3 AND n.at <= $4 AND n.facts && $5::text[]`,
         [
           starts.map((e) => e.orgId),
           starts.map((e) => e.sessionId),
-          new Date(Math.min(...times) - EXFILTRATION_WINDOW_MS),
+          new Date(Math.min(...times) - HISTORY_WINDOW_MS),
           new Date(Math.max(...times)),
+          REMEMBERED_FACTS,
         ],
       ),
     );
