@@ -51,7 +51,7 @@ const APPS = {
   'scoring-worker': {
     projections: ['scoring-worker.scores'],
     consumerGroup: 'scoring-worker.scores',
-    tables: ['event_scores', 'scoring_graph_nodes', 'event_hourly_risk'],
+    tables: ['event_scores', 'score_verdicts', 'scoring_graph_nodes', 'event_hourly_risk'],
   },
   projector: {
     projections: ['projector.events', 'projector.sessions', 'projector.agents'],

@@ -39,12 +39,16 @@ describe('scoring API: scores and policies live in the database the route names'
     }
     await sql(
       db.adminUrl,
-      `INSERT INTO event_scores (org_id, event_id, status, score, risk_level, reasoning, violations, scoring_source,
-         compliance_refs, mitigations, score_components, behavioral_flags, llm_fallback, cache_hit, score_decomposition,
-         confidence, scorer_version, policy_version, fingerprint, action, event_timestamp, scored_at)
-       VALUES ($1, $2, 'scored', 80, 'high', 'read a secret', '[]', 'rules', '[]', '[]', '[]', '[]', false, false, '{}',
-         0.9, 'test', 1, 'fp', 'FILE_READ', $3, $3)`,
-      [orgId, scored, at],
+      `WITH verdict AS (
+         INSERT INTO score_verdicts (org_id, id, violations, compliance_refs, mitigations, score_components,
+                                     behavioral_flags, score_decomposition)
+           VALUES ($1, $4, '[]', '[]', '[]', '[]', '[]', '{}'))
+       INSERT INTO event_scores (org_id, event_id, status, score, risk_level, reasoning, verdict_id, scoring_source,
+         llm_fallback, cache_hit, confidence, scorer_version, policy_version, fingerprint, action, event_timestamp,
+         scored_at)
+       VALUES ($1, $2, 'scored', 80, 'high', 'read a secret', $4, 'rules', false, false, 0.9, 'test', 1, 'fp',
+         'FILE_READ', $3, $3)`,
+      [orgId, scored, at, randomUUID()],
     );
     await publishRoutes(env, [
       route({ org_id: orgId, database: db.database, schema_version: db.schemaVersion }),

@@ -46,6 +46,7 @@ describe('the product and control-plane migration sets', () => {
         'events',
         'agents',
         'event_scores',
+        'score_verdicts',
         'event_hourly_counts',
         'event_hourly_risk',
         'projection_checkpoints',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { insertScoreRow } from '@agentwatch/testing';
+import { insertScoreRow, insertScoreRowBeforeVerdicts } from '@agentwatch/testing';
 import { Client } from 'pg';
 import { bootstrapDatabase, grantPrivileges, ownerDataSource, scratchDatabase } from './bootstrap';
 import { MIGRATIONS } from './migrations';
@@ -25,6 +25,8 @@ describe('the migration to scores read by join', () => {
     await projector.connect();
     const insertScore = (eventId: string, score: number | null) =>
       insertScoreRow(projector, { orgId, eventId, score, eventTimestamp: HOUR });
+    const insertOlderScore = (eventId: string, score: number | null) =>
+      insertScoreRowBeforeVerdicts(projector, { orgId, eventId, score, eventTimestamp: HOUR });
     const levels = async () =>
       (
         await projector.query(
@@ -48,9 +50,9 @@ describe('the migration to scores read by join', () => {
         `INSERT INTO event_risk (org_id, event_id, risk_score, scored_at) VALUES ($1, $2, 10, now())`,
         [orgId, waiting],
       );
-      await insertScore(scored, 80);
-      await insertScore(waiting, 10);
-      await insertScore(failed, null);
+      await insertOlderScore(scored, 80);
+      await insertOlderScore(waiting, 10);
+      await insertOlderScore(failed, null);
 
       // Set-up run again on the older database: what `npm start` does after an upgrade.
       expect(await bootstrapDatabase(config)).toEqual(fromThisOne);

@@ -60,7 +60,7 @@ export const SCORING_WORKER_PROJECTIONS: ProjectionDefinition[] = [
     name: 'scores',
     topics: { [TOPICS.ingestEvents.name]: eventRecordedV1 },
     // event_hourly_risk counts the scores (a trigger on event_scores): rebuilt with them.
-    tables: ['event_scores', 'scoring_graph_nodes', 'event_hourly_risk'],
+    tables: ['event_scores', 'score_verdicts', 'scoring_graph_nodes', 'event_hourly_risk'],
     // Scoring one event holds far more memory than projecting it (graph context, components, the
     // published score): smaller batches keep the worker inside its 512 MB budget on a backlog.
     fetchBytesPerPartition: 1024 * 1024,

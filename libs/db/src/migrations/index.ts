@@ -16,6 +16,7 @@ import { SessionMetadataTimes1733356800000 } from './1733356800000-session-metad
 import { TenancyRouteDirectory1733360000000 } from './1733360000000-tenancy-route-directory';
 import { CredentialLifetimes1733443200000 } from './1733443200000-credential-lifetimes';
 import { ScoresReadByJoin1733529600000 } from './1733529600000-scores-read-by-join';
+import { ScoreVerdicts1733616000000 } from './1733616000000-score-verdicts';
 
 // Two schemas, one migration history. The product schema (organizations and identity, the ingest
 // read models, scoring, the event counters, the dead-letter redrive ledger the projector's operators
@@ -46,6 +47,7 @@ export const PRODUCT_MIGRATIONS = [
   SessionMetadataTimes1733356800000,
   CredentialLifetimes1733443200000,
   ScoresReadByJoin1733529600000,
+  ScoreVerdicts1733616000000,
 ];
 
 /** The control plane's own tables: the shared database only. */

@@ -9,7 +9,7 @@ import {
   scratchDatabase,
 } from '@agentwatch/db';
 import { ProjectionBatch } from '@agentwatch/kafka';
-import { insertScoreRow } from '@agentwatch/testing';
+import { insertScoreRow, insertScoreRowBeforeVerdicts } from '@agentwatch/testing';
 import { Client } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { EventsProjection } from './events.projection';
@@ -227,7 +227,7 @@ describe('the hourly counters migration', () => {
         [orgId],
       );
       for (const e of scored.rows) {
-        await insertScoreRow(projector, {
+        await insertScoreRowBeforeVerdicts(projector, {
           orgId,
           eventId: e.id,
           score: e.risk_score,

@@ -3,7 +3,7 @@ import { RISK_LEVELS } from '@agentwatch/contracts';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { badRequest, customerNotFound } from '../http/api-errors';
-import { DETAIL_COLUMNS, ScoreRow, storedScoreDetail } from './score-detail';
+import { DETAIL_COLUMNS, SCORES_WITH_VERDICTS, ScoreRow, storedScoreDetail } from './score-detail';
 
 export const DEFAULT_PER_PAGE = 50;
 export const MAX_PER_PAGE = 200;
@@ -101,13 +101,13 @@ export class ListScoresHandler implements IQueryHandler<ListScores> {
       throw badRequest('from_date must be an ISO 8601 date-time');
     }
     return this.db.run(orgId, async (q) => {
-      const where = `org_id = $1 AND status = 'scored' AND ($2::text IS NULL OR risk_level = $2)
-                     AND ($3::timestamptz IS NULL OR scored_at >= $3)`;
+      const where = `s.org_id = $1 AND s.status = 'scored' AND ($2::text IS NULL OR s.risk_level = $2)
+                     AND ($3::timestamptz IS NULL OR s.scored_at >= $3)`;
       const params = [orgId, level, from];
-      const [{ total }] = await q.query(`SELECT count(*)::int AS total FROM event_scores WHERE ${where}`, params);
+      const [{ total }] = await q.query(`SELECT count(*)::int AS total FROM event_scores s WHERE ${where}`, params);
       const rows: ScoreRow[] = await q.query(
-        `SELECT ${DETAIL_COLUMNS} FROM event_scores WHERE ${where}
-          ORDER BY scored_at DESC, event_id DESC LIMIT $4 OFFSET $5`,
+        `SELECT ${DETAIL_COLUMNS} FROM ${SCORES_WITH_VERDICTS} WHERE ${where}
+          ORDER BY s.scored_at DESC, s.event_id DESC LIMIT $4 OFFSET $5`,
         [...params, perPage, (page - 1) * perPage],
       );
       return {

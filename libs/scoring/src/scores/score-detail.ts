@@ -5,9 +5,14 @@ import { badRequest, notFound } from '../http/api-errors';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const DETAIL_COLUMNS = `event_id, status, score, risk_level, reasoning, violations, scoring_source, compliance_refs,
-  mitigations, score_components, behavioral_flags, graph_score, llm_score, llm_fallback, score_decomposition,
-  confidence, rule_score, scorer_version, policy_version, fingerprint, failure_reason, cache_hit, scored_at`;
+/** Score rows (`s`) with their detail documents, stored once per verdict (`v`, see the ScoreVerdicts migration). */
+export const SCORES_WITH_VERDICTS =
+  'event_scores s JOIN score_verdicts v ON v.org_id = s.org_id AND v.id = s.verdict_id';
+
+export const DETAIL_COLUMNS = `s.event_id, s.status, s.score, s.risk_level, s.reasoning, v.violations, s.scoring_source,
+  v.compliance_refs, v.mitigations, v.score_components, v.behavioral_flags, s.graph_score, s.llm_score, s.llm_fallback,
+  v.score_decomposition, s.confidence, s.rule_score, s.scorer_version, s.policy_version, s.fingerprint,
+  s.failure_reason, s.cache_hit, s.scored_at`;
 
 const points = z.number().int().min(0).max(100);
 const scoreComponent = z.object({ rule: z.string(), contribution: z.number().int() });
@@ -79,7 +84,7 @@ export const scoreDetail = z.discriminatedUnion('status', [storedScoreDetail, pe
 export type ScoreDetail = z.infer<typeof scoreDetail>;
 type StoredScoreDetail = z.infer<typeof storedScoreDetail>;
 
-/** A row of `event_scores` as DETAIL_COLUMNS read it. */
+/** A row of SCORES_WITH_VERDICTS as DETAIL_COLUMNS read it. */
 export interface ScoreRow extends Omit<StoredScoreDetail, 'gnn_score' | 'input_fingerprint' | 'scored_at'> {
   fingerprint: string;
   cache_hit: boolean;
@@ -143,7 +148,7 @@ export async function readScoreDetail(db: TenantData, orgId: string, eventId: st
   if (!UUID.test(eventId)) throw badRequest('Invalid event_id: expected a UUID');
   return db.run(orgId, async (q) => {
     const [row]: ScoreRow[] = await q.query(
-      `SELECT ${DETAIL_COLUMNS} FROM event_scores WHERE org_id = $1 AND event_id = $2`,
+      `SELECT ${DETAIL_COLUMNS} FROM ${SCORES_WITH_VERDICTS} WHERE s.org_id = $1 AND s.event_id = $2`,
       [orgId, eventId],
     );
     if (row) return detailOf(row);

@@ -12,6 +12,7 @@ import {
 import { ScoredEvent } from '../domain/action';
 import { FinalScore } from '../domain/blend';
 import { GraphScore, SCORER_VERSION } from '../domain/engine';
+import { verdictsOf } from './score-verdicts';
 
 export interface ScoreRow {
   event: ScoredEvent;
@@ -25,33 +26,45 @@ export interface ScoreRow {
   failure: string | null;
 }
 
-const json = (value: unknown) => JSON.stringify(value);
-
 /**
- * One multi-row INSERT for the batch; a replayed event keeps its first score. The columns go as
- * binary arrays: parsing 27 text arrays (array_in, then each element's parser) was most of
- * Postgres's CPU per score row. They are unnested in the select list, where Postgres steps through
- * them in lockstep, not in FROM, where it first copies each of the 27 into a tuplestore of its own:
- * 7.4 against 11.4 µs per row on 30,000 score rows (an INSERT from a table of them: 6.1).
+ * One statement for the batch: its new verdicts (see score-verdicts.ts), then one score row per
+ * event referring to its verdict; a replayed event keeps its first score. The columns go as binary
+ * arrays: parsing text arrays (array_in, then each element's parser) was most of Postgres's CPU per
+ * score row. They are unnested in the select list, where Postgres steps through them in lockstep,
+ * not in FROM, where it first copies each into a tuplestore of its own: 7.4 against 11.4 µs per row
+ * on 30,000 score rows (an INSERT from a table of them: 6.1).
  */
 export async function insertScores(q: Queryable, rows: ScoreRow[]): Promise<void> {
   if (rows.length === 0) return;
+  const { ids, verdicts } = verdictsOf(rows);
+  const document = (n: number) => jsonArray(verdicts.map((v) => v.documents[n]));
   const column = <T>(pick: (row: ScoreRow) => T) => rows.map(pick);
   await q.query(
-    `INSERT INTO event_scores (org_id, event_id, session_id, status, score, risk_level, reasoning, violations,
-                               scoring_source, compliance_refs, mitigations, score_components, behavioral_flags,
-                               graph_score, llm_score, llm_fallback, cache_hit, score_decomposition, confidence,
+    `WITH verdicts AS (
+       INSERT INTO score_verdicts (org_id, id, violations, compliance_refs, mitigations, score_components,
+                                   behavioral_flags, score_decomposition)
+       SELECT unnest($1::uuid[]), unnest($2::uuid[]), unnest($3::json[]), unnest($4::json[]), unnest($5::json[]),
+              unnest($6::json[]), unnest($7::json[]), unnest($8::json[])
+       ON CONFLICT (org_id, id) DO NOTHING)
+     INSERT INTO event_scores (org_id, event_id, session_id, status, score, risk_level, reasoning, verdict_id,
+                               scoring_source, graph_score, llm_score, llm_fallback, cache_hit, confidence,
                                rule_score, scorer_version, policy_version, fingerprint, failure_reason, action,
                                event_timestamp, scored_at)
-     SELECT unnest($1::uuid[]), unnest($2::uuid[]), unnest($3::uuid[]), unnest($4::text[]), unnest($5::smallint[]),
-            unnest($6::text[]), unnest($7::text[]), unnest($8::json[]), unnest($9::text[]), unnest($10::json[]),
-            unnest($11::json[]), unnest($12::json[]), unnest($13::json[]), unnest($14::smallint[]),
-            unnest($15::smallint[]), unnest($16::boolean[]), unnest($17::boolean[]), unnest($18::json[]),
-            unnest($19::real[]), unnest($20::integer[]), unnest($21::text[]), unnest($22::integer[]),
-            unnest($23::text[]), unnest($24::text[]), unnest($25::text[]), unnest($26::timestamptz[]),
-            unnest($27::timestamptz[])
+     SELECT unnest($9::uuid[]), unnest($10::uuid[]), unnest($11::uuid[]), unnest($12::text[]), unnest($13::smallint[]),
+            unnest($14::text[]), unnest($15::text[]), unnest($16::uuid[]), unnest($17::text[]), unnest($18::smallint[]),
+            unnest($19::smallint[]), unnest($20::boolean[]), unnest($21::boolean[]), unnest($22::real[]),
+            unnest($23::integer[]), unnest($24::text[]), unnest($25::integer[]), unnest($26::text[]),
+            unnest($27::text[]), unnest($28::text[]), unnest($29::timestamptz[]), unnest($30::timestamptz[])
      ON CONFLICT (org_id, event_id) DO NOTHING`,
     [
+      uuidArray(verdicts.map((v) => v.orgId)),
+      uuidArray(verdicts.map((v) => v.id)),
+      document(0),
+      document(1),
+      document(2),
+      document(3),
+      document(4),
+      document(5),
       uuidArray(column((r) => r.event.orgId)),
       uuidArray(column((r) => r.event.id)),
       uuidArray(column((r) => r.event.sessionId)),
@@ -59,19 +72,12 @@ export async function insertScores(q: Queryable, rows: ScoreRow[]): Promise<void
       int2Array(column((r) => r.final?.score ?? null)),
       textArray(column((r) => r.final?.riskLevel ?? null)),
       textArray(column((r) => (r.failure ? `Scoring failed: ${r.failure}` : withModel(r)))),
-      jsonArray(column((r) => json(r.graph?.violations ?? []))),
+      uuidArray(ids),
       textArray(column((r) => r.final?.scoringSource ?? 'graph')),
-      jsonArray(column((r) => json(r.graph?.complianceRefs ?? []))),
-      jsonArray(column((r) => json(r.graph?.mitigations ?? []))),
-      jsonArray(column((r) => json(r.graph?.components ?? []))),
-      jsonArray(column((r) => json(r.graph?.behavioralFlags ?? []))),
       int2Array(column((r) => r.graph?.score ?? null)),
       int2Array(column((r) => r.final?.llmScore ?? null)),
       boolArray(column((r) => r.final?.llmFallback ?? false)),
       boolArray(column((r) => r.cacheHit ?? false)),
-      jsonArray(
-        column((r) => json(r.final?.decomposition ?? { graph_weight: 1, llm_weight: 0, gnn_weight: 0, final: null })),
-      ),
       float4Array(column((r) => r.graph?.confidence ?? 0)),
       int4Array(column((r) => r.graph?.ruleScore ?? null)),
       textArray(column(() => SCORER_VERSION)),
