@@ -11,8 +11,15 @@ export interface EventStream {
   close(): Promise<void>;
 }
 
-/** A real idempotent producer writing canonical event records straight to the suite's events topic. */
-export async function eventStream(env: NodeJS.ProcessEnv, sessions = 40): Promise<EventStream> {
+/**
+ * A real idempotent producer writing canonical event records straight to the suite's events topic:
+ * `cat` reads over `sessions` sessions, of `path` when given (a credential file is a fact the
+ * session graph keeps).
+ */
+export async function eventStream(
+  env: NodeJS.ProcessEnv,
+  { sessions = 40, path }: { sessions?: number; path?: string } = {},
+): Promise<EventStream> {
   const settings = kafkaSettingsFromEnv('test-producer', env);
   const kafka = createKafka(settings);
   await ensureTopics(kafka, settings, [TOPICS.ingestEvents]);
@@ -30,6 +37,7 @@ export async function eventStream(env: NodeJS.ProcessEnv, sessions = 40): Promis
             timestamp: new Date(Date.UTC(2026, 0, 1) + n).toISOString(),
             session_id: sessionIds[n % sessionIds.length],
             tool_name: 'cat',
+            ...(path === undefined ? {} : { arguments: [path] }),
           };
         });
         const events = recordEvents(items, { orgId, machineId: null, receivedAt: new Date(), newId: uuidv7 });

@@ -5,7 +5,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 // thousands of others: a quick bench's 512,000 scores held 24 distinct sets. Each set is now stored
 // once per organization in score_verdicts, named by a digest of its text, and a score row refers to
 // it: about 130 bytes less per score row, and Postgres no longer checks six JSON documents per
-// scored event (6.7 of about 11 µs of a score row's insert, measured on a copy of the table).
+// scored event (see docs/adr/0016-score-verdicts.md for what that saved).
 //
 // A product migration: every database serving tenants holds these tables, so it raises
 // PRODUCT_SCHEMA_VERSION and tenant databases take it with `migrate --all-tenants`. It rewrites
