@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { insertScoreRowBeforeVerdicts } from '@agentwatch/testing';
 import { Client } from 'pg';
 import { bootstrapDatabase, grantPrivileges, ownerDataSource, scratchDatabase } from './bootstrap';
 import { MIGRATIONS } from './migrations';
@@ -7,6 +8,7 @@ import { ScoreVerdicts1733616000000 } from './migrations/1733616000000-score-ver
 // This migration and every later one: undone to reach the older schema, applied again by set-up.
 const fromThisOne = MIGRATIONS.slice(MIGRATIONS.indexOf(ScoreVerdicts1733616000000)).map((m) => m.name);
 
+const HOUR = '2026-10-01T08:00:00.000Z';
 const DOCUMENTS = ['violations', 'compliance_refs', 'mitigations', 'score_components', 'behavioral_flags'] as const;
 const clean = ['[]', '[]', '[]', '[]', '[]', '{"graph_weight":1,"llm_weight":0,"gnn_weight":0,"final":0}'];
 const risky = [
@@ -39,14 +41,7 @@ describe('the migration to score verdicts', () => {
     const projector = new Client({ connectionString: config.projectorUrl });
     await projector.connect();
     const insertOlderScore = (orgId: string, eventId: string, documents: string[]) =>
-      projector.query(
-        `INSERT INTO event_scores (org_id, event_id, status, score, reasoning, scoring_source, llm_fallback, cache_hit,
-                                   confidence, scorer_version, policy_version, fingerprint, action, event_timestamp,
-                                   scored_at, ${DOCUMENTS.join(', ')}, score_decomposition)
-         VALUES ($1, $2, 'scored', 0, '', 'graph', false, false, 1, 'test', 1, '', '', now(), now(),
-                 $3, $4, $5, $6, $7, $8)`,
-        [orgId, eventId, ...documents],
-      );
+      insertScoreRowBeforeVerdicts(projector, { orgId, eventId, score: 0, eventTimestamp: HOUR, documents });
     const details = async () =>
       (
         await projector.query(
