@@ -111,6 +111,12 @@ const finish = () => {
 process.once('SIGINT', () => finish().finally(() => process.exit(130)));
 try {
   await run();
+} catch (error) {
+  // What the finished phases measured is kept: a full run takes the better part of an hour.
+  const file = path.join(root, 'bench', 'results', `${stamp}-partial.json`);
+  fs.writeFileSync(file, `${JSON.stringify({ ...result, error: error.stack }, null, 2)}\n`);
+  say(`stopped by an error; what was measured is in ${path.relative(root, file)}`);
+  throw error;
 } finally {
   await finish();
 }
@@ -141,7 +147,21 @@ async function run() {
     fleet.daemons,
     organizations.map((o) => o.deployToken),
   );
-  const send = { apiUrl, tokens, concurrency: options.concurrency };
+  // A batch the API refused (an error status, or no answer) is sent again after its phase, unmeasured,
+  // like the batches a phase did not reach: the fleet's sessions, which the queries ask for, stay whole.
+  const refused = [];
+  const send = { apiUrl, tokens, concurrency: options.concurrency, onRefused: (batch) => refused.push(batch) };
+  result.resent = {};
+  const resendRefused = async (phase) => {
+    const counts = { batches: refused.length, attempts: 0 };
+    while (refused.length > 0 && counts.attempts < 5) {
+      counts.attempts++;
+      if (counts.attempts > 1) await new Promise((resolve) => setTimeout(resolve, 1000 * counts.attempts));
+      await bench.sendBatches(refused.splice(0), send);
+    }
+    counts.stillRefused = refused.splice(0).length;
+    if (counts.batches > 0) result.resent[phase] = counts;
+  };
   result.recordSize = recordSize(fleet);
 
   // CPU per accepted event is steadier than a rate on a shared machine: it is what each request costs.
@@ -174,6 +194,7 @@ async function run() {
   // A few unmeasured batches first: connections, JIT and the producer's metadata warm up.
   await bench.sendBatches(fleet.batches(20 * options.batch, options.batch), send);
   result.ingestAlone = await measured(prepared(options.aloneEvents, options.batch));
+  await resendRefused('ingestAlone');
   say('projector catch-up: started on that backlog…');
   apps.projector = await startApp('projector', env, { ...options, logDir, stamp });
   const backlog = await progress.waitCaughtUp('events');
@@ -184,6 +205,7 @@ async function run() {
   );
   result.ingest500 = await measured(prepared(options.events, options.batch));
   result.ingest50 = await measured(prepared(options.smallEvents, 50));
+  await resendRefused('ingest');
   await progress.waitCaughtUp('events');
 
   // What each process spent per event over a phase: it moves far less than rates with how fast the
@@ -236,6 +258,7 @@ async function run() {
   };
   await bench.sendBatches(e2eBatches.batches.slice(e2eSent), send);
   e2eBatches.batches.length = 0;
+  await resendRefused('endToEnd');
   await progress.waitCaughtUp('events');
 
   say('scoring worker: started on the whole backlog…');
@@ -293,6 +316,7 @@ async function run() {
     stages: bench.stageWaits(stagesBefore, await bench.scrapeMetrics(stageApps), prefix),
   };
   await bench.sendBatches(fresh.unsent, send);
+  await resendRefused('freshness');
 
   await progress.waitCaughtUp('events');
   // Queries measure their own service time: the scoring worker works off what the freshness phase
@@ -345,6 +369,16 @@ async function run() {
   const file = path.join(root, 'bench', 'results', `${stamp}.json`);
   fs.writeFileSync(file, `${JSON.stringify({ ...result, table }, null, 2)}\n`);
   say(`written ${path.relative(root, file)}`);
+  // Every batch was accepted in the end, so every session the queries asked for should have been found.
+  const unanswered = Object.entries(result.queries).filter(([, q]) => q.refused);
+  const lost = Object.values(result.resent).reduce((n, r) => n + r.stillRefused, 0);
+  if (unanswered.length > 0 || lost > 0) {
+    console.error(
+      `\x1b[31m[agentwatch] bench: ${lost} batches never accepted; queries answered other than 200: ` +
+        `${unanswered.map(([name, q]) => `${name} ${q.refused.examples.join(', ')}`).join('; ') || 'none'}\x1b[0m`,
+    );
+    process.exitCode = 1;
+  }
 }
 
 function accepted(sent) {

@@ -37,4 +37,30 @@ describe('the fleet runner against the cloud API', () => {
     const session = await call<{ id: string }>(`${stack.apiUrl}/v1/sessions/${root}`, { token: tokens[1] });
     expect(session.body.id).toBe(root);
   });
+
+  it('hands each batch the API refused to the caller, with its status, so it can be sent again', async () => {
+    const org = await createOrganization('fleet-refused', stack.env);
+    const fleet = new Fleet({
+      daemons: 2,
+      batch: 50,
+      events: 400,
+      seed: 6,
+      organizations: 1,
+      eventIds: true,
+      startMs: Date.now() - 3_600_000,
+    });
+    const batches = [...fleet.batches()];
+    const [good] = await registerDaemons(stack.apiUrl, fleet.daemons.slice(0, 1), [org.token]);
+    const refused: { daemon: number; status: number | string }[] = [];
+    const sent = await sendBatches(batches, {
+      apiUrl: stack.apiUrl,
+      tokens: [good, 'svc_machine_not-a-token'],
+      concurrency: 2,
+      onRefused: (batch, status) => refused.push({ daemon: batch.daemon, status }),
+    });
+    const ofSecond = batches.filter((b) => b.daemon === 1);
+    expect(ofSecond.length).toBeGreaterThan(0);
+    expect(sent.statuses).toEqual({ '200': batches.length - ofSecond.length, '401': ofSecond.length });
+    expect(refused).toEqual(ofSecond.map(() => ({ daemon: 1, status: 401 })));
+  });
 });

@@ -23,6 +23,8 @@ export interface SendOptions<B = FleetBatch> {
   durationMs?: number;
   /** Called with each accepted batch and the moment its 200 arrived (after the Kafka ack). */
   onAccepted?: (batch: B, ackedAt: number) => void;
+  /** Called with each batch the API did not accept (any status but 200, or no answer). */
+  onRefused?: (batch: B, status: number | string) => void;
 }
 
 export interface SendResult {
@@ -140,6 +142,7 @@ export async function sendBatches<B extends FleetBatch | PreparedBatch>(
         options.onAccepted?.(batch, performance.now());
       } else {
         result.failed += sizeOf(batch);
+        options.onRefused?.(batch, status);
       }
     }
   };

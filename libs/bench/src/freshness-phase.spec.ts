@@ -41,6 +41,19 @@ describe('the freshness phase’s prepared batches', () => {
     expect(batches.map((b) => b.size)).toEqual([11, 10, 11, 10, 11]);
   });
 
+  it('pull no batch from the fleet past the one that reaches the items asked for', () => {
+    let pulled = 0;
+    const counted = function* () {
+      for (const batch of new Fleet(options).batches()) {
+        pulled++;
+        yield batch;
+      }
+    };
+    const { batches } = prepareFreshness(counted(), { markerEvery: 2, seed: 1, items: 50 });
+    expect(batches).toHaveLength(5);
+    expect(pulled).toBe(5);
+  });
+
   it('draw the same marker sessions for the same seed', () => {
     const sessions = (seed: number) => [
       ...prepareFreshness(new Fleet(options).batches(), { markerEvery: 5, seed }).markers.values(),

@@ -29,8 +29,9 @@ export function prepareFreshness(batches: Iterable<FleetBatch>, placement: Marke
   const marked: FleetBatch[] = [];
   const sessions: (string | undefined)[] = [];
   let items = 0;
-  for (const batch of batches) {
-    if (items >= limit) break;
+  // Checked after a batch, never before pulling the next one: a batch pulled from the fleet and left
+  // out would still count among its daemon's sessions, which the query phase asks for.
+  for (const batch of limit > 0 ? batches : []) {
     if (marked.length % placement.markerEvery === 0) {
       const session = random.uuid();
       const last = batch.items[batch.items.length - 1];
@@ -41,6 +42,7 @@ export function prepareFreshness(batches: Iterable<FleetBatch>, placement: Marke
       sessions.push(undefined);
     }
     items += marked[marked.length - 1].items.length;
+    if (items >= limit) break;
   }
   const prepared = prepareBatches(marked);
   const markers = new Map<PreparedBatch, string>();
