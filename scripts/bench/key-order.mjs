@@ -9,9 +9,9 @@
 // event_id). Then, alternating between them, batches of 500 rows inserted one transaction each; the
 // backend's CPU (from /proc) and the WAL per row are printed. `--checkpoint` starts each round with
 // a CHECKPOINT, the worst case for full-page images.
-import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { cpuSeconds } from './stack.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -28,12 +28,6 @@ const TABLES = { random: '(org_id, event_id)', ordered: '(org_id, received_at, e
 // A row as the batches insert it: 100 organizations, a 16-byte verdict id of 24 distinct ones.
 const ROW = (first) => `('00000000-0000-4000-8000-' || lpad((i % 100)::text, 12, '0'))::uuid, gen_random_uuid(),
   ${first} + interval '1 ms' * i, i % 100, decode(md5((i % 24)::text), 'hex'), ${first} + interval '1 ms' * i`;
-
-/** User + system CPU seconds of a process, from /proc (clock ticks of 1/100 s). */
-function cpuSeconds(pid) {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 const admin = new pg.Client({ connectionString: at('postgres') });
 await admin.connect();
