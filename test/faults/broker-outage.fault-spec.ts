@@ -21,6 +21,8 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 interface Outcome {
   status: number;
   ids: string[];
+  /** The instant every event of the batch carries. */
+  at: string;
   ms: number;
   body: unknown;
 }
@@ -62,6 +64,7 @@ describe('a 20-second broker outage during ingest', () => {
     const sender = (async () => {
       while (sending) {
         const ids = Array.from({ length: 10 }, () => `outage-${n++}`);
+        const at = new Date().toISOString();
         const started = Date.now();
         const answer = await call(`${stack.apiUrl}/v1/events/ingest`, {
           method: 'POST',
@@ -70,12 +73,12 @@ describe('a 20-second broker outage during ingest', () => {
             events: ids.map((event_id) => ({
               event_id,
               action_type: 'FILE_READ',
-              timestamp: new Date().toISOString(),
+              timestamp: at,
               session_id: session,
             })),
           },
         }).catch((error: Error) => ({ status: 0, body: error.message }));
-        outcomes.push({ status: answer.status, ids, ms: Date.now() - started, body: answer.body });
+        outcomes.push({ status: answer.status, ids, at, ms: Date.now() - started, body: answer.body });
         await pause(100);
       }
     })();
@@ -99,8 +102,8 @@ describe('a 20-second broker outage during ingest', () => {
     // Ingest resumed after the outage.
     expect(outcomes.slice(stoppedAt).some((o) => o.status === 200)).toBe(true);
 
-    // Client event ids make the stored ids predictable: UUIDv5(org, event_id).
-    const acceptedIds = new Set(accepted.flatMap((o) => o.ids.map((id) => eventIdFor(org.orgId, id))));
+    // Client event ids and their instants make the stored ids predictable.
+    const acceptedIds = new Set(accepted.flatMap((o) => o.ids.map((id) => eventIdFor(org.orgId, id, o.at))));
     const seen = await eventually(
       async () => {
         const ids = new Set<string>();
@@ -123,7 +126,7 @@ describe('a 20-second broker outage during ingest', () => {
     expect([...acceptedIds].filter((id) => !seen.has(id))).toEqual([]);
     const neverSent = refused.filter((o) => /nothing from this request was ingested/.test(JSON.stringify(o.body)));
     const storedAnyway = neverSent
-      .flatMap((o) => o.ids.map((id) => eventIdFor(org.orgId, id)))
+      .flatMap((o) => o.ids.map((id) => eventIdFor(org.orgId, id, o.at)))
       .filter((id) => seen.has(id));
     expect(storedAnyway).toEqual([]);
     console.log(

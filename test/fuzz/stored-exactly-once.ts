@@ -21,14 +21,23 @@ export class Promised {
     for (const item of items) {
       if (typeof item.session_id === 'string') this.sessionIds.add(item.session_id.toLowerCase());
       if (!('action_type' in item)) continue;
-      if (typeof item.event_id === 'string' && item.event_id !== '') this.eventIds.add(this.eventIdOf(item.event_id));
-      else this.anonymousEvents += 1;
+      if (typeof item.event_id === 'string' && item.event_id !== '') {
+        this.eventIds.add(this.eventIdOf(item.event_id, item.timestamp as string));
+      } else this.anonymousEvents += 1;
     }
   }
 
-  /** The id a daemon's event_id is stored under, derived independently of the API's code: UUIDv5(org/event_id). */
-  private eventIdOf(clientEventId: string): string {
-    return uuidv5(Buffer.from(`${this.orgId}/${clientEventId}`, 'utf8'), '6f1f4c36-8f51-5b7e-9a55-6a2b1c1d0e01');
+  /**
+   * The id a daemon's event_id at its instant is stored under, derived independently of the API's
+   * code (docs/api/cloud.md): UUIDv5(org/event_id) for events timed before 2026-11-28, and from then
+   * on that UUID with its first 48 bits the event's Unix milliseconds and its version 8.
+   */
+  private eventIdOf(clientEventId: string, timestamp: string): string {
+    const v5 = uuidv5(Buffer.from(`${this.orgId}/${clientEventId}`, 'utf8'), '6f1f4c36-8f51-5b7e-9a55-6a2b1c1d0e01');
+    const ms = Date.parse(timestamp);
+    if (ms < Date.parse('2026-11-28T00:00:00Z')) return v5;
+    const time = ms.toString(16).padStart(12, '0');
+    return `${time.slice(0, 8)}-${time.slice(8)}-8${v5.slice(15)}`;
   }
 
   get expectedEvents(): number {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { eventIdFor } from '@agentwatch/ingest';
 import { call, createOrganization, eventually, RunningStack, startStack, TestOrganization } from '@agentwatch/testing';
 
 interface EventsPage {
@@ -251,6 +252,36 @@ describe('event ingest → Kafka → projector → query (over HTTP)', () => {
     await ingest(orgA.token, { events: [{ action_type: 'PROCESS_EXEC', timestamp: at(9), session_id: session }] });
     const page = await projected(orgA.token, session, 4);
     expect(page.body.events).toHaveLength(4);
+  });
+
+  it('stores a named event under the id of its event_id and instant, time-ordered from the cut-over on', async () => {
+    const session = randomUUID();
+    const item = (event_id: string, timestamp: string) => ({
+      event_id,
+      action_type: 'FILE_READ',
+      timestamp,
+      session_id: session,
+    });
+    const sent = [
+      item('named', '2026-11-01T12:00:00.000Z'),
+      item('named', '2026-12-01T12:00:00.000Z'),
+      item('named', '2026-12-01T13:00:00.000+01:00'),
+      item('other', '2026-12-01T12:00:00.001Z'),
+    ];
+    expect((await ingest(orgA.token, { events: sent })).body).toEqual({ ingested: 4 });
+    const page = await projected(orgA.token, session, 3);
+    const expected = [
+      eventIdFor(orgA.orgId, 'named', '2026-11-01T12:00:00.000Z'),
+      eventIdFor(orgA.orgId, 'named', '2026-12-01T12:00:00.000Z'),
+      eventIdFor(orgA.orgId, 'other', '2026-12-01T12:00:00.001Z'),
+    ];
+    expect(page.body.events.map((e) => e.id)).toEqual(expected);
+    expect(expected.map((id) => id[14])).toEqual(['5', '8', '8']);
+    expect(expected[1] < expected[2]).toBe(true);
+    for (const id of expected) {
+      const one = await call<{ id: string }>(`${stack.apiUrl}/v1/events/${id}`, { token: orgA.token });
+      expect([one.status, one.body.id]).toEqual([200, id]);
+    }
   });
 
   describe('refusals', () => {

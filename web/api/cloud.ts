@@ -191,7 +191,7 @@ export interface paths {
         put?: never;
         /**
          * Append a batch of daemon events
-         * @description Validates the whole batch first: any invalid item → 400 `{error, details:[{index, path, message}]}` and nothing is ingested. At most 1000 items and 5 MB (413 beyond). Answers `{ingested: N}` only after Kafka acknowledged every record; when the broker does not acknowledge in time → 503 and nothing is reported as accepted; so does an organization whose database is not routable now (503 with `Retry-After: 30`). An item with `event_id` gets the id UUIDv5(org, event_id), so a retried batch is stored once.
+         * @description Validates the whole batch first: any invalid item → 400 `{error, details:[{index, path, message}]}` and nothing is ingested. At most 1000 items and 5 MB (413 beyond). Answers `{ingested: N}` only after Kafka acknowledged every record; when the broker does not acknowledge in time → 503 and nothing is reported as accepted; so does an organization whose database is not routable now (503 with `Retry-After: 30`). An item with `event_id` gets an id derived from the organization, its `event_id` and its `timestamp` (a UUIDv8 beginning with that instant), so a retried batch is stored once; items repeating both are one event.
          */
         post: operations["EventsController_ingest"];
         delete?: never;

@@ -40,7 +40,8 @@ export class EventsController {
       'ingested. At most 1000 items and 5 MB (413 beyond). Answers `{ingested: N}` only after Kafka acknowledged every record; ' +
       'when the broker does not acknowledge in time → 503 and nothing is reported as accepted; so does an organization whose ' +
       'database is not routable now (503 with `Retry-After: 30`). ' +
-      'An item with `event_id` gets the id UUIDv5(org, event_id), so a retried batch is stored once.',
+      'An item with `event_id` gets an id derived from the organization, its `event_id` and its `timestamp` (a UUIDv8 ' +
+      'beginning with that instant), so a retried batch is stored once; items repeating both are one event.',
   })
   @ApiAnswers(200, '`{"ingested": N}`', [...INGEST_ERRORS], eventsIngested)
   ingest(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
