@@ -7,7 +7,8 @@ export const CLIENT_EVENT_NAMESPACE = '6f1f4c36-8f51-5b7e-9a55-6a2b1c1d0e01';
 /**
  * Events timed from this instant on get ids that begin with their own time; events timed before it
  * keep the UUIDv5 of earlier releases, so one of them retried now is still found under the id it
- * was stored with. No earlier release ran past this instant (docs/adr/0017-event-ids-ordered-by-time.md).
+ * was stored with. No deployment of an earlier release stored events timed after it
+ * (docs/adr/0017-event-ids-ordered-by-time.md).
  */
 export const TIME_ORDERED_IDS_FROM = '2026-11-28T00:00:00.000Z';
 
