@@ -35,8 +35,9 @@ function nameHash(orgId: string, clientEventId: string): string {
  *
  * From {@link TIME_ORDERED_IDS_FROM} on it is an RFC 9562 UUIDv8 whose first 48 bits are the event's
  * Unix milliseconds and whose last 74 are those of the UUIDv5: an organization's new events then land
- * on the last pages of the `events` and `event_scores` primary keys instead of on random ones, which
- * at 10M rows halves Postgres's CPU per inserted row. Before it, the UUIDv5 itself.
+ * on the last pages of the `events` and `event_scores` primary keys instead of on random ones, so
+ * Postgres no longer reads and writes out an index page per event at 10M rows (docs/performance.md).
+ * Before it, the UUIDv5 itself.
  *
  * `timestamp` is the event's instant as recorded (any ISO 8601 form `Date.parse` reads).
  */
