@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { TOPICS } from '@agentwatch/contracts';
+import { eventIdFor } from '@agentwatch/ingest';
 import { createKafka, kafkaSettingsFromEnv } from '@agentwatch/kafka';
 import {
   call,
@@ -397,6 +398,21 @@ describe('scoring: policies → ingest → worker → score reads (over HTTP)', 
     const stats = (await call<Body>(`${stack.apiUrl}/v1/events/stats`, { token: fresh.token })).body;
     expect(stats).toMatchObject({ total: 1, by_action_type: { FILE_DELETE: 1 } });
     expect(stats.by_risk_level).toEqual({ none: 0, low: 0, medium: 0, high: 0, critical: 0, unscored: 0, [level]: 1 });
+  });
+
+  it('finds the score and justification of a named event under its time-ordered id', async () => {
+    const session = randomUUID();
+    const timestamp = new Date().toISOString();
+    await ingest(org.token, [
+      { event_id: `named-${session}`, action_type: 'FILE_READ', timestamp, session_id: session },
+    ]);
+    const id = eventIdFor(org.orgId, `named-${session}`, timestamp);
+    expect(id[14]).toBe('8');
+    expect(await scored(org.key, id)).toMatchObject({ event_id: id });
+    expect(await scoring(`/justification?event_id=${id}`, org.key)).toMatchObject({
+      status: 200,
+      body: { event_id: id },
+    });
   });
 
   it('applies a policy change to events scored after it, without a restart', async () => {
