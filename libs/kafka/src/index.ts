@@ -10,6 +10,7 @@ export * from './kafka.module';
 export * from './kafka.settings';
 export * from './kafka-health';
 export * from './metrics';
+export * from './prepared';
 export * from './projection.transport';
 export * from './projection-lag';
 export * from './projection-runner';

@@ -4,6 +4,7 @@ import { DeadLetter, DeadLetterSender } from './dead-letters';
 import { delayPoint } from './failpoint';
 import { FencedError, MemberPosition, ownRecords, refusalOf } from './partition-commits';
 import { RunCommitter } from './poison-isolation';
+import { prepared } from './prepared';
 import { ProjectedRecord } from './projection-types';
 import { classifyFailure } from './refusal';
 
@@ -180,10 +181,10 @@ async function lockCheckpoints<T>(
   slots: Slot<T>[],
 ): Promise<Map<string, string>> {
   const rows: { consumer_group: string; partition: number; next_offset: string }[] = await tx.query(
-    `INSERT INTO ${table} AS c (consumer_group, topic, partition, next_offset)
+    prepared(`INSERT INTO ${table} AS c (consumer_group, topic, partition, next_offset)
      SELECT g, $3, p, 0 FROM unnest($1::text[], $2::int[]) AS k(g, p) ORDER BY g, p
      ON CONFLICT (consumer_group, topic, partition) DO UPDATE SET next_offset = c.next_offset
-     RETURNING consumer_group, partition, next_offset`,
+     RETURNING consumer_group, partition, next_offset`),
     [slots.map((s) => s.position.member.group), slots.map((s) => s.partition), topic],
   );
   return new Map(rows.map((r) => [slotKey(r.consumer_group, r.partition), r.next_offset]));
@@ -192,9 +193,9 @@ async function lockCheckpoints<T>(
 /** Checkpoints only ever move forward: each one behind its slot's `next` moves there. */
 async function advanceCheckpoints<T>(tx: EntityManager, table: string, topic: string, slots: Slot<T>[]) {
   await tx.query(
-    `UPDATE ${table} c SET next_offset = k.next, updated_at = now()
+    prepared(`UPDATE ${table} c SET next_offset = k.next, updated_at = now()
        FROM unnest($1::text[], $2::int[], $4::bigint[]) AS k(g, p, next)
-      WHERE c.consumer_group = k.g AND c.topic = $3 AND c.partition = k.p AND c.next_offset < k.next`,
+      WHERE c.consumer_group = k.g AND c.topic = $3 AND c.partition = k.p AND c.next_offset < k.next`),
     [slots.map((s) => s.position.member.group), slots.map((s) => s.partition), topic, slots.map((s) => s.next)],
   );
 }

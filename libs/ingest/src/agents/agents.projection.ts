@@ -1,5 +1,5 @@
 import { EventRecordedV1 } from '@agentwatch/contracts';
-import { ProjectionBatch } from '@agentwatch/kafka';
+import { ProjectionBatch, prepared } from '@agentwatch/kafka';
 import { Controller } from '@nestjs/common';
 import { EventPattern } from '@nestjs/microservices';
 
@@ -37,13 +37,13 @@ export class AgentsProjection {
     // One statement in key order: concurrent batches lock shared agents in the same order.
     const all = [...agents.values()].sort((a, b) => (a.org + a.id < b.org + b.id ? -1 : 1));
     await tx.query(
-      `INSERT INTO agents AS a (org_id, id, first_seen, last_seen, last_session_id)
+      prepared(`INSERT INTO agents AS a (org_id, id, first_seen, last_seen, last_session_id)
        SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::uuid[])
        ON CONFLICT (org_id, id) DO UPDATE SET
          first_seen = LEAST(a.first_seen, EXCLUDED.first_seen),
          last_seen = GREATEST(a.last_seen, EXCLUDED.last_seen),
          last_session_id = CASE WHEN EXCLUDED.last_seen >= a.last_seen THEN COALESCE(EXCLUDED.last_session_id, a.last_session_id)
-                                ELSE a.last_session_id END`,
+                                ELSE a.last_session_id END`),
       [
         all.map((a) => a.org),
         all.map((a) => a.id),

@@ -1,5 +1,5 @@
 import { EventRecordedV1, SessionRecordedV1, TOPICS } from '@agentwatch/contracts';
-import { ProjectedRecord, ProjectionBatch } from '@agentwatch/kafka';
+import { ProjectedRecord, ProjectionBatch, prepared } from '@agentwatch/kafka';
 import { Controller } from '@nestjs/common';
 import { EventPattern } from '@nestjs/microservices';
 import { EntityManager } from 'typeorm';
@@ -37,7 +37,7 @@ function newerValue({ column, type }: (typeof METADATA_COLUMNS)[number]): string
             OR (EXCLUDED.${column}_at, EXCLUDED.${column}${collate}) > (s.${column}_at, s.${column}${collate}))`;
 }
 
-const MERGE_LIFECYCLE = `
+const MERGE_LIFECYCLE = prepared(`
   INSERT INTO sessions AS s (org_id, id, ${METADATA_COLUMNS.map(({ column }) => `${column}, ${column}_at`).join(', ')},
                              state, state_at, started_at, ended_at, last_seen_at)
   SELECT org_id, id, ${METADATA_COLUMNS.map(({ column }) => `${column}, CASE WHEN ${column} IS NOT NULL THEN at END`).join(', ')},
@@ -61,15 +61,15 @@ const MERGE_LIFECYCLE = `
       (metadata) =>
         `${metadata.column} = CASE WHEN ${newerValue(metadata)} THEN EXCLUDED.${metadata.column} ELSE s.${metadata.column} END,
     ${metadata.column}_at = CASE WHEN ${newerValue(metadata)} THEN EXCLUDED.${metadata.column}_at ELSE s.${metadata.column}_at END`,
-    ).join(',\n    ')}`;
+    ).join(',\n    ')}`);
 
-const TOUCH_FROM_EVENTS = `
+const TOUCH_FROM_EVENTS = prepared(`
   INSERT INTO sessions AS s (org_id, id, state, state_at, started_at, last_seen_at)
   SELECT org_id, id, 'active', '-infinity', first_at, last_at
     FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::timestamptz[]) AS r(org_id, id, first_at, last_at)
   ON CONFLICT (org_id, id) DO UPDATE SET
     started_at = LEAST(s.started_at, EXCLUDED.started_at),
-    last_seen_at = GREATEST(s.last_seen_at, EXCLUDED.last_seen_at)`;
+    last_seen_at = GREATEST(s.last_seen_at, EXCLUDED.last_seen_at)`);
 
 /** Splits records so that no session appears twice in one statement (Postgres refuses that in an upsert). */
 export function inRounds<T>(items: T[], keyOf: (item: T) => string): T[][] {
@@ -132,7 +132,9 @@ async function touchFromEvents(tx: EntityManager, records: ProjectedRecord<Event
  */
 async function lockSessions(tx: EntityManager, keys: string[]): Promise<void> {
   await tx.query(
-    `SELECT pg_advisory_xact_lock(k) FROM (SELECT DISTINCT hashtextextended(key, 0) AS k FROM unnest($1::text[]) AS key ORDER BY 1) AS ordered`,
+    prepared(
+      `SELECT pg_advisory_xact_lock(k) FROM (SELECT DISTINCT hashtextextended(key, 0) AS k FROM unnest($1::text[]) AS key ORDER BY 1) AS ordered`,
+    ),
     [keys],
   );
 }

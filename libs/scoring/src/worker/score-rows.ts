@@ -9,6 +9,7 @@ import {
   timestamptzArray,
   uuidArray,
 } from '@agentwatch/db';
+import { prepared } from '@agentwatch/kafka';
 import { ScoredEvent } from '../domain/action';
 import { FinalScore } from '../domain/blend';
 import { GraphScore, SCORER_VERSION } from '../domain/engine';
@@ -40,7 +41,7 @@ export async function insertScores(q: Queryable, rows: ScoreRow[]): Promise<void
   const document = (n: number) => jsonArray(verdicts.map((v) => v.documents[n]));
   const column = <T>(pick: (row: ScoreRow) => T) => rows.map(pick);
   await q.query(
-    `WITH verdicts AS (
+    prepared(`WITH verdicts AS (
        INSERT INTO score_verdicts (org_id, id, violations, compliance_refs, mitigations, score_components,
                                    behavioral_flags, score_decomposition)
        SELECT unnest($1::uuid[]), unnest($2::uuid[]), unnest($3::json[]), unnest($4::json[]), unnest($5::json[]),
@@ -55,7 +56,7 @@ export async function insertScores(q: Queryable, rows: ScoreRow[]): Promise<void
             unnest($19::smallint[]), unnest($20::boolean[]), unnest($21::boolean[]), unnest($22::real[]),
             unnest($23::integer[]), unnest($24::text[]), unnest($25::integer[]), unnest($26::text[]),
             unnest($27::text[]), unnest($28::text[]), unnest($29::timestamptz[]), unnest($30::timestamptz[])
-     ON CONFLICT (org_id, event_id) DO NOTHING`,
+     ON CONFLICT (org_id, event_id) DO NOTHING`),
     [
       uuidArray(verdicts.map((v) => v.orgId)),
       uuidArray(verdicts.map((v) => v.id)),

@@ -1,4 +1,5 @@
 import { byIndexLookups, Queryable, textArray, timestamptzArray, uuidArray } from '@agentwatch/db';
+import { prepared } from '@agentwatch/kafka';
 import { ScoredEvent } from '../domain/action';
 import { Fact, GraphNode, HISTORY_WINDOW_MS, REMEMBERED_FACTS, rememberedFacts } from '../domain/graph';
 
@@ -13,11 +14,11 @@ export async function addGraphNodes(q: Queryable, nodes: { event: ScoredEvent; f
   if (kept.length === 0) return;
   // Binary arrays unnested in the select list, as the scores are (score-rows.ts says why).
   await q.query(
-    `INSERT INTO scoring_graph_nodes (org_id, event_id, session_id, at, facts)
+    prepared(`INSERT INTO scoring_graph_nodes (org_id, event_id, session_id, at, facts)
      SELECT org_id, event_id, session_id, at, string_to_array(facts, ',')
        FROM (SELECT unnest($1::uuid[]) AS org_id, unnest($2::uuid[]) AS event_id, unnest($3::uuid[]) AS session_id,
                     unnest($4::timestamptz[]) AS at, unnest($5::text[]) AS facts) AS n
-     ON CONFLICT (org_id, event_id) DO NOTHING`,
+     ON CONFLICT (org_id, event_id) DO NOTHING`),
     [
       uuidArray(kept.map((n) => n.event.orgId)),
       uuidArray(kept.map((n) => n.event.id)),
