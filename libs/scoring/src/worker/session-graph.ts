@@ -45,7 +45,8 @@ export async function loadTreeHistory(q: Queryable, events: ScoredEvent[]): Prom
   const starts = [...new Map(withSession.map((e) => [treeKey(e.orgId, e.sessionId!), e])).values()];
   // Each recursion step looks up a few sessions by key. Left to itself the planner expects hundreds of
   // rows per step and hash-joins a full scan of `sessions`, twice per batch, growing with the table
-  // (see docs/adr/0006-postgres-cost-per-scored-event.md).
+  // (see docs/adr/0006-postgres-cost-per-scored-event.md). Planned on every call, not prepared: a
+  // generic plan made while the tables were small went on scanning all of scoring_graph_nodes (ADR 0018).
   const rows: { org_id: string; start: string; event_id: string; session_id: string; at: Date; facts: Fact[] }[] =
     await byIndexLookups(q, () =>
       q.query(
