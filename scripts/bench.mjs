@@ -301,11 +301,16 @@ async function run() {
       tracking: { pollMs: 20, relativePrecision: 0.05, timeoutMs: 30_000, scored: true },
     },
   );
-  const freshCores = cpuBetween(freshCpu, cpuNow(), (performance.now() - freshStart) / 1000);
+  const freshSeconds = (performance.now() - freshStart) / 1000;
+  const freshCores = cpuBetween(freshCpu, cpuNow(), freshSeconds);
   const freshStolen = stolenShare(freshMachine, machineCpuSeconds());
   const freshWrites = walPerEvent(freshWal, await walNow(), Math.max(1, accepted(fresh.sent).accepted));
   result.freshness = {
     coresBusy: freshCores,
+    // The window the cores were measured over (the offer, then until the last marker was scored) and
+    // the events accepted in it: what the processes spent per event at this load, in small batches.
+    seconds: freshSeconds,
+    accepted: accepted(fresh.sent).accepted,
     stolen: freshStolen,
     postgresWrites: freshWrites,
     offered: options.rate,

@@ -1,4 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
+import { prepared } from './prepared';
 import { sqlstateOf } from './refusal';
 
 const LOCK_NOT_AVAILABLE = '55P03';
@@ -36,10 +37,10 @@ export class CheckpointStore {
   async current(groups: string[], topic: string, partition: number): Promise<Map<string, string> | 'moving'> {
     try {
       const rows: { consumer_group: string; next_offset: string }[] = await this.dataSource.query(
-        `SELECT consumer_group, next_offset FROM ${this.table}
+        prepared(`SELECT consumer_group, next_offset FROM ${this.table}
           WHERE consumer_group = ANY($1) AND topic = $2 AND partition = $3
             AND set_config('synchronous_commit', 'off', true) IS NOT NULL
-          FOR SHARE NOWAIT`,
+          FOR SHARE NOWAIT`),
         [groups, topic, partition],
       );
       return new Map(rows.map((r) => [r.consumer_group, r.next_offset]));
@@ -62,7 +63,7 @@ export class CheckpointStore {
     next: string,
   ): Promise<string[]> {
     const moved: { consumer_group: string }[] = await tx.query(
-      `WITH wanted AS (SELECT * FROM unnest($1::text[], $2::bigint[]) AS w(consumer_group, expected)),
+      prepared(`WITH wanted AS (SELECT * FROM unnest($1::text[], $2::bigint[]) AS w(consumer_group, expected)),
        updated AS (
          UPDATE ${this.table} c SET next_offset = $5, updated_at = now() FROM wanted w
           WHERE c.consumer_group = w.consumer_group AND c.topic = $3 AND c.partition = $4
@@ -73,7 +74,7 @@ export class CheckpointStore {
          SELECT consumer_group, $3, $4, $5 FROM wanted WHERE expected IS NULL
          ON CONFLICT (consumer_group, topic, partition) DO NOTHING
          RETURNING consumer_group)
-       SELECT consumer_group FROM updated UNION ALL SELECT consumer_group FROM created`,
+       SELECT consumer_group FROM updated UNION ALL SELECT consumer_group FROM created`),
       [members.map((m) => m.group), members.map((m) => m.expected), topic, partition, next],
     );
     const advanced = new Set(moved.map((m) => m.consumer_group));
