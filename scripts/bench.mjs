@@ -304,13 +304,14 @@ async function run() {
   const freshSeconds = (performance.now() - freshStart) / 1000;
   const freshCores = cpuBetween(freshCpu, cpuNow(), freshSeconds);
   const freshStolen = stolenShare(freshMachine, machineCpuSeconds());
-  const freshWrites = walPerEvent(freshWal, await walNow(), Math.max(1, accepted(fresh.sent).accepted));
+  const freshAccepted = accepted(fresh.sent).accepted;
+  const freshWrites = walPerEvent(freshWal, await walNow(), Math.max(1, freshAccepted));
   result.freshness = {
     coresBusy: freshCores,
     // The window the cores were measured over (the offer, then until the last marker was scored) and
     // the events accepted in it: what the processes spent per event at this load, in small batches.
     seconds: freshSeconds,
-    accepted: accepted(fresh.sent).accepted,
+    accepted: freshAccepted,
     stolen: freshStolen,
     postgresWrites: freshWrites,
     offered: options.rate,
