@@ -1,10 +1,10 @@
 import { Client } from 'pg';
-import { ensureAutovacuum } from './bootstrap';
-import { databaseConfigFromEnv } from './database.config';
+import { ensureAutovacuum, ensureRoles } from './bootstrap';
+import { databaseConfigFromEnv, ROLE_NAMES } from './database.config';
 
 // Set-up against the real server: autovacuum (the source of planner statistics) must end up on.
 describe('database set-up', () => {
-  const { adminUrl } = databaseConfigFromEnv();
+  const { adminUrl, rolePassword } = databaseConfigFromEnv();
 
   const autovacuum = async () => {
     const client = new Client({ connectionString: adminUrl });
@@ -34,6 +34,26 @@ describe('database set-up', () => {
   };
 
   afterAll(() => setAutovacuum('on'));
+
+  it('aligns the roles from many sessions at once, each of them succeeding', async () => {
+    // The server's `postgres` database, where every caller aligns the roles.
+    const serverUrl = new URL(adminUrl);
+    serverUrl.pathname = '/postgres';
+    const clients = Array.from({ length: 8 }, () => new Client({ connectionString: serverUrl.toString() }));
+    await Promise.all(clients.map((c) => c.connect()));
+    try {
+      // Unlocked, sessions altering one role together were refused with "tuple concurrently updated".
+      const outcomes = await Promise.allSettled(clients.map((c) => ensureRoles(c, rolePassword)));
+      expect(outcomes.filter((o) => o.status === 'rejected')).toEqual([]);
+      const { rows } = await clients[0].query<{ rolname: string }>(
+        'SELECT rolname FROM pg_roles WHERE rolname = ANY($1) ORDER BY rolname',
+        [Object.values(ROLE_NAMES)],
+      );
+      expect(rows.map((r) => r.rolname)).toEqual([...Object.values(ROLE_NAMES)].sort());
+    } finally {
+      await Promise.all(clients.map((c) => c.end()));
+    }
+  });
 
   it('turns autovacuum on when the server has it off, and leaves it on', async () => {
     await setAutovacuum('off');

@@ -48,7 +48,13 @@ const quoteLiteral = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
 /**
  * Creates the product roles on a server (or aligns their options and password), connected as a
- * superuser there: every server of a deployment, the shared one and each cell's, has the same roles.
+ * superuser to its `postgres` database: every server of a deployment, the shared one and each
+ * cell's, has the same roles.
+ *
+ * Roles belong to the server, not to a database, and two sessions altering one role at the same
+ * moment make Postgres refuse one of them ("tuple concurrently updated"): parallel test workers
+ * setting up their databases did. Every caller takes one advisory lock in `postgres` first, so they
+ * take turns, and under it a role found missing can be created without racing another creator.
  */
 export async function ensureRoles(client: Pick<Client, 'query'>, password: string | null): Promise<void> {
   const pw = password === null ? '' : ` PASSWORD ${quoteLiteral(password)}`;
@@ -58,10 +64,17 @@ export async function ensureRoles(client: Pick<Client, 'query'>, password: strin
     [ROLE_NAMES.projector, 'LOGIN NOSUPERUSER BYPASSRLS NOCREATEDB NOCREATEROLE NOINHERIT'],
     [ROLE_NAMES.control, 'LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOINHERIT'],
   ] as const;
-  for (const [role, options] of roles) {
-    const { rowCount } = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
-    if (rowCount === 0) await createIfMissing(client, `CREATE ROLE ${role} ${options}${pw}`);
-    else await client.query(`ALTER ROLE ${role} ${options}${pw}`);
+  await client.query('BEGIN');
+  try {
+    await client.query(`SELECT pg_advisory_xact_lock(hashtext('agentwatch roles'))`);
+    for (const [role, options] of roles) {
+      const { rowCount } = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
+      await client.query(`${rowCount === 0 ? 'CREATE' : 'ALTER'} ROLE ${role} ${options}${pw}`);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
   }
 }
 
