@@ -76,7 +76,7 @@ export function replayAll(env) {
     child.stderr.on('data', (c) => {
       out += c;
     });
-    child.on('exit', (code) => {
+    child.on('close', (code) => {
       clearInterval(sampler);
       const m = /(\d+) records in ([\d.]+)s \((\d+) records\/s, (\d+) process/.exec(out);
       if (code !== 0 || !m) reject(new Error(`replay exited ${code}:\n${out.slice(-2000)}`));

@@ -63,7 +63,7 @@ export function producerPerformance({ libs, topic, records, recordSize, brokers 
       out += chunk;
     });
     child.on('error', reject);
-    child.on('exit', (code) => {
+    child.on('close', (code) => {
       // The summary line: "200000 records sent, 81234.5 records/sec (25.1 MB/sec), 310.2 ms avg latency, …"
       const summary = [...out.matchAll(/(\d+) records sent, ([\d.]+) records\/sec.*?([\d.]+) ms avg latency/g)].pop();
       if (code !== 0 || !summary) reject(new Error(`ProducerPerformance exited ${code}:\n${out.slice(-2000)}`));

@@ -308,7 +308,7 @@ describe('operator API', () => {
     const refused = spawn(process.execPath, [cli, 'tail', slug, '--url', cp.url, '--token', 'not-a-jwt']);
     let err = '';
     refused.stderr.on('data', (chunk) => (err += chunk));
-    expect(await new Promise((resolve) => refused.on('exit', resolve))).toBe(1);
+    expect(await new Promise((resolve) => refused.on('close', resolve))).toBe(1);
     expect(err).toMatch(/^agentwatch: 403 /);
   });
 

@@ -11,7 +11,7 @@ function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number 
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stderr }));
+    child.once('close', (code) => resolve({ code, stderr }));
   });
 }
 

@@ -30,8 +30,10 @@ export async function spawnControlPlane(env: NodeJS.ProcessEnv): Promise<Control
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
+  // 'close', not 'exit': 'exit' can come before the last lines written to the pipes are read, and a
+  // test that reads the output once the process ended would miss them.
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
-    child.once('exit', (code, signal) => resolve(signal ?? code)),
+    child.once('close', (code, signal) => resolve(signal ?? code)),
   );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;

@@ -20,8 +20,10 @@ export function spawnApp(app: 'cloud-api' | 'projector', env: NodeJS.ProcessEnv)
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
+  // 'close', not 'exit': 'exit' can come before the last lines written to the pipes are read, and a
+  // test that reads the output once the process ended would miss them.
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
-    child.once('exit', (code, signal) => resolve(signal ?? code)),
+    child.once('close', (code, signal) => resolve(signal ?? code)),
   );
   return {
     child,
