@@ -276,17 +276,23 @@ async function run() {
 
   const freshBatch = 100;
   const markerEvery = Math.max(1, Math.round(options.rate / freshBatch / 5));
+  const warmS = Math.min(5, Math.ceil(options.freshnessS / 4));
   say(
-    `freshness: ${options.rate} items/s offered for ${options.freshnessS}s in batches of ${freshBatch}, a marker every ${markerEvery} batches…`,
+    `freshness: ${options.rate} items/s offered for ${options.freshnessS}s in batches of ${freshBatch} (after ${warmS}s unmeasured), a marker every ${markerEvery} batches…`,
   );
   // Where the markers' time goes: what the runners' stage histograms gained over the phase.
   const stageApps = { projector: apps.projector.url, 'scoring-worker': apps['scoring-worker'].url };
-  // Built before the phase, like every timed phase's: enough for the whole phase at the offered rate.
+  // Built before the phase, like every timed phase's: the warm-up's, then enough for the whole phase
+  // at the offered rate (in the fleet's order).
+  const warmBatches = bench.prepareBatches(fleet.batches(options.rate * warmS, freshBatch));
   const freshBatches = bench.prepareFreshness(fleet.batches(Number.MAX_SAFE_INTEGER, freshBatch), {
     markerEvery,
     seed: options.seed,
     items: options.rate * options.freshnessS + 2 * freshBatch,
   });
+  // Unmeasured first: the same load for a few seconds, so the phase measures the steady state at
+  // that load, not the API's pools and caches that sat idle through the scoring phase warming up.
+  await bench.sendBatches(warmBatches, { ...send, concurrency: 32, rate: options.rate });
   const stagesBefore = await bench.scrapeMetrics(stageApps);
   // Whether the phase was bound by CPU: the cores each process kept busy while the load was offered.
   const freshCpu = cpuNow();

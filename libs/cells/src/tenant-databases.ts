@@ -1,4 +1,4 @@
-import { ROLE_NAMES } from '@agentwatch/db';
+import { POOL_IDLE_TIMEOUT_MS, ROLE_NAMES } from '@agentwatch/db';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { RouteDirectory } from './route-directory';
@@ -66,7 +66,7 @@ export class TenantDatabases implements OnApplicationShutdown {
       synchronize: false,
       migrationsRun: false,
       applicationName: this.settings.applicationName,
-      extra: { max: this.settings.poolSize },
+      extra: { max: this.settings.poolSize, idleTimeoutMillis: POOL_IDLE_TIMEOUT_MS },
     }).initialize();
   }
 

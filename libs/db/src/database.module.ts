@@ -18,6 +18,14 @@ export interface DatabaseModuleOptions {
   requireRowLevelSecurity?: boolean;
 }
 
+/**
+ * How long a pooled connection may sit idle before it is closed. pg-pool's default, 10 s, closed the
+ * connections a burst had opened as soon as traffic eased, and the next burst opened them again:
+ * each new server process then loads its catalog caches and plans every prepared statement anew.
+ * The pool's size still bounds how many stay open.
+ */
+export const POOL_IDLE_TIMEOUT_MS = 60_000;
+
 @Injectable()
 class DataSourceLifecycle implements OnApplicationShutdown {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
@@ -53,7 +61,7 @@ export class DatabaseModule {
               synchronize: false,
               migrationsRun: false,
               applicationName: options.applicationName,
-              extra: { max: options.poolSize ?? 10 },
+              extra: { max: options.poolSize ?? 10, idleTimeoutMillis: POOL_IDLE_TIMEOUT_MS },
             }).initialize(),
         },
         DataSourceLifecycle,
