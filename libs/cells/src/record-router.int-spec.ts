@@ -257,75 +257,98 @@ describe('routed projection runner (two servers, exactly once across databases)'
     expectOnly(l.b, orgB, 150);
   });
 
-  it("commits the partitions in flight together in each tenant database, every row once, every partition's checkpoint at its end", async () => {
-    const topic = await newTopic('rr-together.v1', 4);
-    const orgs = [orgS, orgA, orgB];
-    // Slow tenant transactions: the other partitions reach the database while one is open.
-    const partitionsPerApply: number[] = [];
-    const slowTenants: Hook = async (_tx, database, records) => {
-      if (database === shared.database) return;
-      partitionsPerApply.push(new Set(records.map((r) => r.partition)).size);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    };
-    const together = async () =>
-      (await metrics.tenantBatchesCommittedTogether.get()).values.find((v) => v.labels.consumer === 'rr-together')
-        ?.value ?? 0;
-    await startRunner(topic, 'rr-together', slowTenants);
-    for (let round = 0; round < 6; round++) {
-      await publish(
-        topic,
-        Array.from({ length: 60 }, (_, i) => record(orgs[i % 3], round * 60 + i)),
-      );
-    }
-    const l = await everything(topic, 120);
-    expectOnly(l.shared, orgS, 120);
-    expectOnly(l.a, orgA, 120);
-    expectOnly(l.b, orgB, 120);
-    expect(Math.max(...partitionsPerApply)).toBeGreaterThan(1);
-    expect(await together()).toBeGreaterThan(1);
-    // Each tenant database holds each partition's checkpoint at that partition's end.
-    const ends = Object.fromEntries(
-      (await admin.fetchTopicOffsets(settings.prefix + topic)).map((p) => [String(p.partition), p.high]),
-    );
-    for (const db of [tenantA, tenantB]) {
-      const rows = await db.query<{ partition: number; next: string }>(
-        'SELECT partition, next_offset::text AS next FROM projection_checkpoints WHERE consumer_group = $1',
-        [`${settings.prefix}rr-together`],
-      );
-      expect(Object.fromEntries(rows.map((r) => [String(r.partition), r.next]))).toEqual(ends);
-    }
-  });
+  // Each database's transaction is shared by the partitions in flight: the tenant databases', and
+  // the shared database's (a slow transaction there makes the other partitions' batches wait for it).
+  const sharing = [
+    {
+      where: 'tenant',
+      counter: () => metrics.tenantBatchesCommittedTogether,
+      slowIn: (db: string) => db !== shared.database,
+    },
+    {
+      where: 'shared',
+      counter: () => metrics.sharedBatchesCommittedTogether,
+      slowIn: (db: string) => db === shared.database,
+    },
+  ];
 
-  it('dead-letters a refused record of a tenant database once, and the batches that shared its transaction all land', async () => {
-    const topic = await newTopic('rr-together-poison.v1', 4);
-    await createTopic(admin, settings.prefix + deadLetterTopic(topic), 1);
-    const orgs = [orgS, orgA, orgB];
-    const POISON = 1_000_000;
-    const refusing: Hook = async (tx, database, records) => {
-      if (database === shared.database) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      // A refusal for the record's content (SQLSTATE 22012): the same every time it is applied.
-      if (records.some((r) => r.payload.n === POISON)) await tx.query('SELECT 1 / 0');
-    };
-    const refusedBefore = await deadLetterCount('rr-together-poison');
-    await startRunner(topic, 'rr-together-poison', refusing);
-    for (let round = 0; round < 4; round++) {
-      await publish(
-        topic,
-        Array.from({ length: 60 }, (_, i) => record(orgs[i % 3], round * 60 + i)),
+  it.each(sharing)(
+    "commits the partitions in flight together in the $where database, every row once, every partition's checkpoint at its end",
+    async ({ where, counter, slowIn }) => {
+      const group = `rr-together-${where}`;
+      const topic = await newTopic(`${group}.v1`, 4);
+      const orgs = [orgS, orgA, orgB];
+      const partitionsPerApply: number[] = [];
+      const slow: Hook = async (_tx, database, records) => {
+        if (!slowIn(database)) return;
+        partitionsPerApply.push(new Set(records.map((r) => r.partition)).size);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      };
+      const together = async () => (await counter().get()).values.find((v) => v.labels.consumer === group)?.value ?? 0;
+      await startRunner(topic, group, slow);
+      for (let round = 0; round < 6; round++) {
+        await publish(
+          topic,
+          Array.from({ length: 60 }, (_, i) => record(orgs[i % 3], round * 60 + i)),
+        );
+      }
+      const l = await everything(topic, 120);
+      expectOnly(l.shared, orgS, 120);
+      expectOnly(l.a, orgA, 120);
+      expectOnly(l.b, orgB, 120);
+      expect(Math.max(...partitionsPerApply)).toBeGreaterThan(1);
+      expect(await together()).toBeGreaterThan(1);
+      // Every database holds each partition's checkpoint at that partition's end.
+      const ends = Object.fromEntries(
+        (await admin.fetchTopicOffsets(settings.prefix + topic)).map((p) => [String(p.partition), p.high]),
       );
-      if (round === 1) await publish(topic, [record(orgA, POISON)]);
-    }
-    const l = await everything(topic, 80);
-    expectOnly(l.shared, orgS, 80);
-    expectOnly(l.a, orgA, 80);
-    expectOnly(l.b, orgB, 80);
-    await eventually(
-      () => deadLetterCount('rr-together-poison'),
-      (n) => n - refusedBefore === 1,
-      { what: 'the refused record dead-lettered once' },
-    );
-  });
+      for (const db of [shared, tenantA, tenantB]) {
+        const rows = await db.query<{ partition: number; next: string }>(
+          'SELECT partition, next_offset::text AS next FROM projection_checkpoints WHERE consumer_group = $1',
+          [settings.prefix + group],
+        );
+        expect(Object.fromEntries(rows.map((r) => [String(r.partition), r.next]))).toEqual(ends);
+      }
+    },
+  );
+
+  it.each(sharing)(
+    'dead-letters a refused record of the $where database once, and the batches that shared its transaction all land',
+    async ({ where, slowIn }) => {
+      const group = `rr-together-poison-${where}`;
+      const topic = await newTopic(`${group}.v1`, 4);
+      await createTopic(admin, settings.prefix + deadLetterTopic(topic), 1);
+      const orgs = [orgS, orgA, orgB];
+      const POISON = 1_000_000;
+      const partitionsPerApply: number[] = [];
+      const refusing: Hook = async (tx, database, records) => {
+        if (!slowIn(database)) return;
+        partitionsPerApply.push(new Set(records.map((r) => r.partition)).size);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        // A refusal for the record's content (SQLSTATE 22012): the same every time it is applied.
+        if (records.some((r) => r.payload.n === POISON)) await tx.query('SELECT 1 / 0');
+      };
+      const refusedBefore = await deadLetterCount(group);
+      await startRunner(topic, group, refusing);
+      for (let round = 0; round < 4; round++) {
+        await publish(
+          topic,
+          Array.from({ length: 60 }, (_, i) => record(orgs[i % 3], round * 60 + i)),
+        );
+        if (round === 1) await publish(topic, [record(where === 'shared' ? orgS : orgA, POISON)]);
+      }
+      const l = await everything(topic, 80);
+      expectOnly(l.shared, orgS, 80);
+      expectOnly(l.a, orgA, 80);
+      expectOnly(l.b, orgB, 80);
+      expect(Math.max(...partitionsPerApply)).toBeGreaterThan(1);
+      await eventually(
+        () => deadLetterCount(group),
+        (n) => n - refusedBefore === 1,
+        { what: 'the refused record dead-lettered once' },
+      );
+    },
+  );
 
   async function deadLetterCount(projection: string): Promise<number> {
     const { values } = await metrics.deadLetters.get();

@@ -73,6 +73,11 @@ export const metrics = {
     help: "Partition batches' parts committed in a tenant database's transaction shared with other partitions' batches",
     labelNames: ['consumer'],
   }),
+  sharedBatchesCommittedTogether: new Counter({
+    name: 'agentwatch_shared_batches_committed_together_total',
+    help: "Partition batches committed in the shared database's transaction shared with other partitions' batches",
+    labelNames: ['consumer'],
+  }),
   heldBatches: new Counter({
     name: 'agentwatch_projection_held_batches_total',
     help: "Batches cut at a record whose organization's database cannot be written yet (the partition waits, then reads it again)",

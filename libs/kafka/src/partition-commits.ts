@@ -82,8 +82,7 @@ export class PartitionCommits<T> {
     next: string,
     applyTo: (tx: EntityManager, position: MemberPosition<T>, refusals: DeadLetter[]) => Promise<void>,
   ): Promise<void> {
-    // A member whose checkpoint is already past this run (a rebuild swapped in) sits it out.
-    const behind = this.o.positions.filter((p) => BigInt(p.start) < BigInt(next));
+    const behind = this.behind(next);
     await this.o.dataSource.transaction(async (tx) => {
       if (this.o.transactionSettings) await tx.query(this.o.transactionSettings);
       const refusals: DeadLetter[] = [];
@@ -94,6 +93,57 @@ export class PartitionCommits<T> {
       await this.o.deadLetters.send(refusals);
       await delayPoint('projector.in-transaction');
     });
+    this.committed(behind, next);
+  }
+
+  /**
+   * The batches of several partitions of one topic in this database, in one transaction: each member
+   * applies every batch's records it has not seen at once, and each batch's checkpoints move by
+   * compare-and-set as its own commit would move them. The fixed cost of a transaction (the members'
+   * statements, the commit) is paid once for all of them. Throws what the database threw, a
+   * FencedError when any batch's partition moved under this runner: the caller then commits each
+   * batch on its own.
+   */
+  static async commitTogether<T>(
+    batches: { commits: PartitionCommits<T>; records: ProjectedRecord<T>[]; next: string }[],
+  ): Promise<void> {
+    const { o } = batches[0].commits;
+    const parts = batches.map(({ commits, records, next }) => ({
+      commits,
+      records,
+      next,
+      behind: commits.behind(next),
+    }));
+    await o.dataSource.transaction(async (tx) => {
+      if (o.transactionSettings) await tx.query(o.transactionSettings);
+      const applying = new Map<string, { member: RunnerMember<T>; records: ProjectedRecord<T>[] }>();
+      for (const { commits, records, behind } of parts) {
+        for (const position of behind) {
+          const own = commits.ownOf(position, unseenBy(position, records));
+          if (own.length === 0) continue;
+          const entry = applying.get(position.member.name) ?? { member: position.member, records: [] };
+          applying.set(position.member.name, entry);
+          entry.records.push(...own);
+        }
+      }
+      for (const { member, records } of applying.values()) await member.apply({ tx, topic: o.baseTopic, records });
+      for (const { commits, next, behind } of parts) {
+        const members = behind.map(({ member, expected }) => ({ group: member.group, expected }));
+        const [fenced] = await o.store.advance(tx, o.topic, commits.o.partition, members, next);
+        if (fenced !== undefined) throw new FencedError(fenced);
+      }
+      await delayPoint('projector.in-transaction');
+    });
+    for (const { commits, next, behind } of parts) commits.committed(behind, next);
+  }
+
+  /** The members whose checkpoint is behind `next`: a member already past it (a rebuild swapped in) sits the run out. */
+  private behind(next: string): MemberPosition<T>[] {
+    return this.o.positions.filter((p) => BigInt(p.start) < BigInt(next));
+  }
+
+  /** After the commit: the members that took part stand at `next`, and the runner's cache says so. */
+  private committed(behind: MemberPosition<T>[], next: string): void {
     for (const position of behind) {
       position.expected = next;
       position.start = next;
@@ -102,10 +152,15 @@ export class PartitionCommits<T> {
   }
 
   private async apply(tx: EntityManager, position: MemberPosition<T>, records: ProjectedRecord<T>[]): Promise<void> {
+    const own = this.ownOf(position, records);
+    if (own.length > 0) await position.member.apply({ tx, topic: this.o.baseTopic, records: own });
+  }
+
+  /** Of `records`, those this member applies in this database. */
+  private ownOf(position: MemberPosition<T>, records: ProjectedRecord<T>[]): ProjectedRecord<T>[] {
     const { member } = position;
     const here = this.o.appliesHere;
-    const own = ownRecords(member.name, here ? records.filter((r) => here(member, r)) : records);
-    if (own.length > 0) await position.member.apply({ tx, topic: this.o.baseTopic, records: own });
+    return ownRecords(member.name, here ? records.filter((r) => here(member, r)) : records);
   }
 
   private refusal(record: ProjectedRecord<T>, projection: string, error: unknown): DeadLetter {

@@ -4,20 +4,19 @@ import { DataSource } from 'typeorm';
 import { z } from 'zod';
 import { lowest, MemberCheckpoint, needsLowWatermark, nextOf, planBatch, resumeAt } from './batch-plan';
 import { CheckpointStore } from './checkpoint-store';
+import { CommitGroups } from './commit-groups';
 import { ConsumerSupervisor, STOP_GRACE_MS, within } from './consumer-supervisor';
 import { DeadLetterSender } from './dead-letters';
 import { failpoint } from './failpoint';
 import { metrics } from './metrics';
 import { OffsetCommitter } from './offset-committer';
 import { FencedError, MemberPosition, PartitionCommits } from './partition-commits';
-import { commitIsolating } from './poison-isolation';
 import { observeStageWaits, takenUpNow } from './projection-timing';
 import { ProjectedRecord, RunnerMember } from './projection-types';
 import { decodeBatch } from './record-decoding';
 import { RecordRouter, RoutedBatch, routeBatch, sharedRecordsOf, TenantPart, targetsOf } from './record-routing';
 import { sqlstateOf, withoutRecordContent } from './refusal';
 import { PayloadOpener } from './sealing';
-import { TenantCommitGroups } from './tenant-commit-groups';
 import { TenantCommits } from './tenant-commits';
 
 export interface ProjectionRunnerOptions<T> {
@@ -94,7 +93,9 @@ export class ProjectionRunner<T> {
   private readonly lastHeld = new Map<string, string>();
   /** Run first in every batch's transaction (see asynchronousCommit and schema). */
   private readonly transactionSettings: string;
-  private readonly tenantCommits: TenantCommitGroups<T>;
+  /** Per database: the partitions in flight share its transactions (see CommitGroups). */
+  private readonly tenantCommits: CommitGroups<TenantCommits<T>, ProjectedRecord<T>>;
+  private readonly sharedCommits: CommitGroups<PartitionCommits<T>, ProjectedRecord<T>>;
 
   constructor(
     private readonly kafka: Kafka,
@@ -102,7 +103,12 @@ export class ProjectionRunner<T> {
     private readonly options: ProjectionRunnerOptions<T>,
   ) {
     this.logger = new Logger(`projection:${options.consumerGroup}`);
-    this.tenantCommits = new TenantCommitGroups(options.name);
+    this.tenantCommits = new CommitGroups(TenantCommits.commitTogether, (batches) =>
+      metrics.tenantBatchesCommittedTogether.inc({ consumer: options.name }, batches),
+    );
+    this.sharedCommits = new CommitGroups(PartitionCommits.commitTogether, (batches) =>
+      metrics.sharedBatchesCommittedTogether.inc({ consumer: options.name }, batches),
+    );
     this.store = new CheckpointStore(
       dataSource,
       options.schema ? `${options.schema}.projection_checkpoints` : undefined,
@@ -269,7 +275,7 @@ export class ProjectionRunner<T> {
     const where = `batch ${topic}/${partition}@${fresh[0].offset}..${routed.next}`;
     try {
       // In one order of databases in every partition, so partitions in flight meet in each database
-      // and share its transaction (see TenantCommitGroups).
+      // and share its transaction (see CommitGroups).
       for (const part of [...routed.tenants].sort((a, b) => a.key.localeCompare(b.key))) {
         const commits = this.tenantCommitsOf(topic, partition, positions, messages, part);
         const refused = await this.tenantCommits.commit(`${part.key} ${topic}`, commits, part.records, routed.next);
@@ -277,16 +283,14 @@ export class ProjectionRunner<T> {
       }
       if (routed.tenants.length > 0) failpoint('projector.between-tenant-and-shared');
       const here = { routed: new Set(sharedRecordsOf('routed', routed)), shared: new Set(routed.kept) };
-      const refused = await commitIsolating(
-        this.commitsOf(
-          topic,
-          partition,
-          positions,
-          messages,
-          (member, record) => !this.options.router || here[member.routing ?? 'routed'].has(record),
-        ),
-        { records: routed.kept, next: routed.next },
+      const commits = this.commitsOf(
+        topic,
+        partition,
+        positions,
+        messages,
+        (member, record) => !this.options.router || here[member.routing ?? 'routed'].has(record),
       );
+      const refused = await this.sharedCommits.commit(topic, commits, routed.kept, routed.next);
       if (refused !== null) this.warnRefused(where, refused);
     } catch (error) {
       if (!(error instanceof FencedError)) throw withoutRecordContent(error, where);
