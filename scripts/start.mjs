@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
+  appEnv,
   appNodeFlags,
   build,
   cli,
@@ -58,7 +59,7 @@ const colors = {
 const children = Object.keys(colors).map((app) => {
   const child = spawn(process.execPath, [...appNodeFlags(app), `dist/apps/${app}/src/main.js`], {
     cwd: root,
-    env,
+    env: appEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const prefix = `\x1b[${colors[app]}m[${app}]\x1b[0m `;

@@ -21,6 +21,7 @@ import { appNodeFlags, CELL_SERVER_URL, die, root } from '../lib.mjs';
 import { progressReader } from './progress.mjs';
 import {
   cpuSeconds,
+  kernelCounters,
   machineCpuSeconds,
   peakRssMb,
   serverCpuSeconds,
@@ -165,6 +166,7 @@ async function runOnce(variant) {
       first = {
         at: performance.now(),
         cpu: cpuSeconds(pid),
+        ...kernelCounters(pid),
         ...serverCpuSeconds(),
         machine: machineCpuSeconds(),
         done,
@@ -174,7 +176,13 @@ async function runOnce(variant) {
       await fail(`${values.app} made no progress for 2 minutes at ${done}/${target}`);
     }
   }
-  const last = { at: performance.now(), cpu: cpuSeconds(pid), ...serverCpuSeconds(), machine: machineCpuSeconds() };
+  const last = {
+    at: performance.now(),
+    cpu: cpuSeconds(pid),
+    ...kernelCounters(pid),
+    ...serverCpuSeconds(),
+    machine: machineCpuSeconds(),
+  };
   const peak = peakRssMb(pid);
   await stopApp(started);
   const events = target - first.done;
@@ -185,6 +193,9 @@ async function runOnce(variant) {
     events,
     eventsPerSecond: Math.round(events / ((last.at - first.at) / 1000)),
     cpuUsPerEvent: perEvent(last.cpu - first.cpu),
+    // Of which in the kernel, and the page faults behind much of that.
+    systemUsPerEvent: perEvent(last.systemCpu - first.systemCpu),
+    minorFaultsPerEvent: Number(((last.minorFaults - first.minorFaults) / events).toFixed(2)),
     postgresUsPerEvent: perEvent(last.postgres - first.postgres),
     peakRssMb: peak,
     // Runs are comparable at similar steal only (docs/performance.md).

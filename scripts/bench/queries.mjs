@@ -2,7 +2,7 @@
 // service times rather than queueing behind our own load.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { appNodeFlags, root } from '../lib.mjs';
+import { appEnv, appNodeFlags, root } from '../lib.mjs';
 import { peakRssMb } from './stack.mjs';
 
 async function timed(url, token) {
@@ -57,14 +57,14 @@ function childrenOf(pid) {
 }
 
 /**
- * `agentwatch replay --projection all` with the flags `npm run cli` gives it; it prints "… N records
+ * `agentwatch replay --projection all` with the flags and allocator settings `npm run cli` gives it; it prints "… N records
  * in Xs (R records/s, W processes) …". The peak RSS of its largest process (it forks workers) is
  * sampled while it runs: /proc forgets a process that exited.
  */
 export function replayAll(env) {
   return new Promise((resolve, reject) => {
     const args = [...appNodeFlags('cli'), 'dist/apps/cli/src/main.js', 'replay', '--projection', 'all'];
-    const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: root, env: appEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let peakRss = null;
     const sampler = setInterval(() => {
       for (const pid of [child.pid, ...childrenOf(child.pid)]) peakRss = Math.max(peakRss ?? 0, peakRssMb(pid) ?? 0);

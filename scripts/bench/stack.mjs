@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { appNodeFlags, root } from '../lib.mjs';
+import { appEnv, appNodeFlags, root } from '../lib.mjs';
 
 export async function freePort() {
   return new Promise((resolve, reject) => {
@@ -60,7 +60,7 @@ export async function startApp(
   const log = fs.openSync(path.join(logDir, `${app}.log`), 'w');
   const child = spawn(node, [...nodeFlags, ...flags, `dist/apps/${app}/src/main.js`], {
     cwd,
-    env: { ...env, [PORT_VARIABLE[app]]: String(port), HOST: '127.0.0.1' },
+    env: { ...appEnv(env), [PORT_VARIABLE[app]]: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', log, log],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -91,6 +91,20 @@ export function cpuSeconds(pid) {
     return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
   } catch {
     return null;
+  }
+}
+
+/**
+ * A process's system CPU seconds and minor page faults so far: what it spends in the kernel, where
+ * on this virtual machine a page fault on fresh memory costs several microseconds.
+ */
+export function kernelCounters(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { systemCpu: Number(fields[12]) / CLOCK_TICKS_PER_SECOND, minorFaults: Number(fields[7]) };
+  } catch {
+    return { systemCpu: null, minorFaults: null };
   }
 }
 
