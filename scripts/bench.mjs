@@ -347,7 +347,7 @@ async function run() {
   });
 
   say('replay: agentwatch replay --projection all…');
-  result.replay = await replayAll(env).catch((error) => ({ error: error.message }));
+  result.replay = await replayAll(env, path.join(logDir, 'replay.log')).catch((error) => ({ error: error.message }));
   // The target counts events: every event is one record for each of the projections that read it.
   if (result.replay.seconds) result.replay.eventsPerSecond = result.tableEvents / result.replay.seconds;
 

@@ -59,9 +59,9 @@ function childrenOf(pid) {
 /**
  * `agentwatch replay --projection all` with the flags and allocator settings `npm run cli` gives it; it prints "… N records
  * in Xs (R records/s, W processes) …". The peak RSS of its largest process (it forks workers) is
- * sampled while it runs: /proc forgets a process that exited.
+ * sampled while it runs: /proc forgets a process that exited. Its output goes to `logFile`.
  */
-export function replayAll(env) {
+export function replayAll(env, logFile) {
   return new Promise((resolve, reject) => {
     const args = [...appNodeFlags('cli'), 'dist/apps/cli/src/main.js', 'replay', '--projection', 'all'];
     const child = spawn(process.execPath, args, { cwd: root, env: appEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -78,6 +78,7 @@ export function replayAll(env) {
     });
     child.on('close', (code) => {
       clearInterval(sampler);
+      if (logFile) fs.writeFileSync(logFile, out);
       const m = /(\d+) records in ([\d.]+)s \((\d+) records\/s, (\d+) process/.exec(out);
       if (code !== 0 || !m) reject(new Error(`replay exited ${code}:\n${out.slice(-2000)}`));
       else

@@ -19,12 +19,14 @@ export interface DatabaseModuleOptions {
 }
 
 /**
- * How long a pooled connection may sit idle before it is closed. pg-pool's default, 10 s, closed the
- * connections a burst had opened as soon as traffic eased, and the next burst opened them again:
- * each new server process then loads its catalog caches and plans every prepared statement anew.
- * The pool's size still bounds how many stay open.
+ * How long a pooled connection may sit idle before it is closed: pg-pool's 10 s, stated here because
+ * the tenant pools use it too. Every app process keeps a pool per database it writes, so the
+ * connections idle processes hold add up on each server against its `max_connections`. Kept for
+ * 60 s, they left a replay started beside the idle live apps without connection slots on a server
+ * with `max_connections = 100` and ten tenant databases (3 of 11 quick benches), for a gain in CPU
+ * that no run had shown (docs/performance.md, "Below saturation").
  */
-export const POOL_IDLE_TIMEOUT_MS = 60_000;
+export const POOL_IDLE_TIMEOUT_MS = 10_000;
 
 @Injectable()
 class DataSourceLifecycle implements OnApplicationShutdown {
