@@ -57,9 +57,10 @@ function childrenOf(pid) {
 }
 
 /**
- * `agentwatch replay --projection all` with the flags and allocator settings `npm run cli` gives it; it prints "… N records
- * in Xs (R records/s, W processes) …". The peak RSS of its largest process (it forks workers) is
- * sampled while it runs: /proc forgets a process that exited. Its output goes to `logFile`.
+ * `agentwatch replay --projection all` with the flags and allocator settings `npm run cli` gives it;
+ * it prints "… N records in Xs (R records/s, W processes) …", and its output goes to `logFile`. The
+ * peak RSS of its largest process (it forks workers) is sampled while it runs: /proc forgets a
+ * process that exited.
  */
 export function replayAll(env, logFile) {
   return new Promise((resolve, reject) => {
