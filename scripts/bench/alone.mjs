@@ -20,10 +20,9 @@ import pg from 'pg';
 import { appNodeFlags, CELL_SERVER_URL, die, root } from '../lib.mjs';
 import { progressReader } from './progress.mjs';
 import {
-  cpuSeconds,
-  kernelCounters,
   machineCpuSeconds,
   peakRssMb,
+  processCounters,
   serverCpuSeconds,
   startApp,
   stolenShare,
@@ -165,8 +164,7 @@ async function runOnce(variant) {
     if (done > 0 && !first) {
       first = {
         at: performance.now(),
-        cpu: cpuSeconds(pid),
-        ...kernelCounters(pid),
+        ...processCounters(pid),
         ...serverCpuSeconds(),
         machine: machineCpuSeconds(),
         done,
@@ -178,8 +176,7 @@ async function runOnce(variant) {
   }
   const last = {
     at: performance.now(),
-    cpu: cpuSeconds(pid),
-    ...kernelCounters(pid),
+    ...processCounters(pid),
     ...serverCpuSeconds(),
     machine: machineCpuSeconds(),
   };

@@ -82,30 +82,34 @@ export function peakRssMb(pid) {
 
 const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
-/** CPU time (user + system) a live process has used so far, in seconds; null once it is gone. */
-export function cpuSeconds(pid) {
+/** The fields of /proc/<pid>/stat after the parenthesised command name (utime is [11]); null once it is gone. */
+function statFields(pid) {
   try {
-    // Fields after the parenthesised command name: utime and stime are the 12th and 13th of those.
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return null;
   }
 }
 
+/** CPU time (user + system) a live process has used so far, in seconds; null once it is gone. */
+export function cpuSeconds(pid) {
+  const fields = statFields(pid);
+  return fields && (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+
 /**
- * A process's system CPU seconds and minor page faults so far: what it spends in the kernel, where
- * on this virtual machine a page fault on fresh memory costs several microseconds.
+ * A process's CPU seconds, the part of them spent in the kernel, and its minor page faults so far,
+ * read at one instant; on this virtual machine a page fault on fresh memory costs microseconds.
  */
-export function kernelCounters(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { systemCpu: Number(fields[12]) / CLOCK_TICKS_PER_SECOND, minorFaults: Number(fields[7]) };
-  } catch {
-    return { systemCpu: null, minorFaults: null };
-  }
+export function processCounters(pid) {
+  const fields = statFields(pid);
+  if (!fields) return { cpu: null, systemCpu: null, minorFaults: null };
+  return {
+    cpu: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND,
+    systemCpu: Number(fields[12]) / CLOCK_TICKS_PER_SECOND,
+    minorFaults: Number(fields[7]),
+  };
 }
 
 /**
