@@ -5,6 +5,7 @@ import { CustomTransportStrategy } from '@nestjs/microservices';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { DestinationStream } from 'pino';
+import { useBindWithoutDeprecatedProperty } from './async-resource-bind';
 import { ServerConfig } from './config/fragments';
 import { ErrorShape } from './error-body.filter';
 import { HealthController, READINESS_CHECKS, ReadinessCheck } from './health.controller';
@@ -41,7 +42,7 @@ export interface RunningApp {
 }
 
 /**
- * The one start order of every app: logger → Nest app → /health, /ready and /metrics → consumers →
+ * The one start order of every app: AsyncResource#bind as current Node has it → logger → Nest app → /health, /ready and /metrics → consumers →
  * listen. Stopping is Nest's (enableShutdownHooks on SIGTERM/SIGINT, or app.close()): the HTTP server
  * and the consumers close first, then the Postgres pool and the Kafka producer (their shutdown hooks).
  */
@@ -50,6 +51,7 @@ export async function bootApp<C extends ServerConfig>(
   config: C,
   options: BootOptions = {},
 ): Promise<RunningApp> {
+  useBindWithoutDeprecatedProperty();
   const app = await createHttpApp(rootModule(definition, config, options), {
     title: definition.title,
     description: definition.description,
