@@ -8,8 +8,9 @@ const nativeBind: Bind = AsyncResource.prototype.bind;
  * `AsyncResource#bind` as Node.js has it since the bound function's `asyncResource` property
  * (DEP0172) reached its end of life: the same call in the resource's async scope, without the
  * property. Node 20 still adds it, through two `util.deprecate` wrappers per bind whose prototypes it
- * rewrites: about 17 µs per call against 0.1 µs, and Fastify (once per request with a body) and Nest's
- * interceptors (twice per interceptor) bind on every request (docs/adr/0020-async-resource-bind.md).
+ * rewrites: 14–17 µs per call against 0.1 µs, and Fastify (once per request with a body) and Nest
+ * (once per interceptor and once for the handler behind them) bind on every request
+ * (docs/adr/0020-async-resource-bind.md).
  */
 function bindInScope(this: AsyncResource, fn: (...args: unknown[]) => unknown, thisArg?: unknown): unknown {
   // The native call throws Node's own ERR_INVALID_ARG_TYPE for what is not a function.
