@@ -43,8 +43,9 @@ export interface RunningApp {
 
 /**
  * The one start order of every app: AsyncResource#bind as current Node has it → logger → Nest app →
- * /health, /ready and /metrics → consumers → listen. Stopping is Nest's (enableShutdownHooks on SIGTERM/SIGINT, or app.close()): the HTTP server
- * and the consumers close first, then the Postgres pool and the Kafka producer (their shutdown hooks).
+ * /health, /ready and /metrics → consumers → listen. Stopping is Nest's (enableShutdownHooks on
+ * SIGTERM/SIGINT, or app.close()): the HTTP server and the consumers close first, then the Postgres
+ * pool and the Kafka producer (their shutdown hooks).
  */
 export async function bootApp<C extends ServerConfig>(
   definition: AppDefinition<C>,
