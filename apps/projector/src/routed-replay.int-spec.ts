@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { bootstrapDatabase, databaseConfigFromEnv, dropTestDatabase } from '@agentwatch/db';
+import { bootstrapDatabase, databaseConfigFromEnv, dropTestDatabase, ROLE_NAMES } from '@agentwatch/db';
 import { createKafka, kafkaSettingsFromEnv } from '@agentwatch/kafka';
 import { PROJECTIONS, rebuildProjections } from '@agentwatch/projections';
 import { EventStream, eventStream, eventually, suiteEnv } from '@agentwatch/testing';
@@ -94,6 +94,18 @@ describe('the projector and replay across the shared database and tenant databas
       ),
     );
 
+  const ownerConnectionsOpened = async () => {
+    const opened: Date[] = [];
+    for (const db of [tenantA, tenantB]) {
+      const rows = await db.query<{ backend_start: Date }>(
+        'SELECT backend_start FROM pg_stat_activity WHERE datname = $1 AND usename = $2',
+        [db.database, ROLE_NAMES.owner],
+      );
+      opened.push(...rows.map((r) => r.backend_start));
+    }
+    return opened;
+  };
+
   const landed = (each: number, what: string) =>
     eventually(eventCounts, (c) => c.shared[orgS] === each && c.a[orgA] === each && c.b[orgB] === each, {
       timeoutMs: 90_000,
@@ -118,7 +130,18 @@ describe('the projector and replay across the shared database and tenant databas
         Object.values(databases()).map(async (db) => (await db.query(`SELECT 'events'::regclass::oid AS oid`))[0].oid),
       );
     const before = await tablesNow();
-    const done = await rebuildProjections(projectorConfigFromEnv(env), PROJECTIONS, () => {});
+    // Each owner connection to a tenant database open while the rebuild consumed, by when it was opened.
+    const ownerConnections: Promise<Date[]>[] = [];
+    let consumingSince: Date | undefined;
+    const done = await rebuildProjections(projectorConfigFromEnv(env), PROJECTIONS, () => {
+      consumingSince ??= new Date();
+      ownerConnections.push(ownerConnectionsOpened());
+    });
+    // The rebuild holds them for its schema steps only, not while its consumers run beside the live
+    // apps (each would count against its server's max_connections): those seen opened afterwards.
+    const seen = (await Promise.all(ownerConnections)).flat();
+    expect(ownerConnections.length).toBeGreaterThan(0);
+    expect(seen.filter((opened) => consumingSince && opened < consumingSince)).toEqual([]);
     // Every database's tables were rebuilt and swapped in, not left as they were.
     const after = await tablesNow();
     for (const [i, oid] of after.entries()) expect(oid).not.toEqual(before[i]);

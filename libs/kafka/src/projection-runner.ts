@@ -33,11 +33,11 @@ export interface ProjectionRunnerOptions<T> {
   /** A rebuild's schema: tables the projection names resolve there first, checkpoints included. */
   schema?: string;
   /**
-   * Largest fetch per partition: a batch holds at most about this much, and up to four partitions'
-   * batches are in flight, decoded, at once. Default DEFAULT_FETCH_BYTES.
+   * Largest fetch per partition: a batch holds at most about this much, and `concurrency`
+   * partitions' batches are in flight, decoded, at once. Default DEFAULT_FETCH_BYTES.
    */
   fetchBytesPerPartition?: number;
-  /** Partitions whose batches are applied at once (each in its own transaction). Default 4. */
+  /** Partitions whose batches are applied at once (sharing each database's transactions, see CommitGroups). Default 4. */
   concurrency?: number;
   /**
    * Commit without waiting for the WAL flush. Only for members whose every write is derived from
@@ -57,8 +57,9 @@ export interface ProjectionRunnerOptions<T> {
   holdBackoffMs?: number;
 }
 
-// About 4,000 ingest records per partition and batch: enough to amortize a transaction; with four
-// partitions in flight, decoded, a projector catching up on a backlog stays inside 512 MB.
+// About 4,000 ingest records per partition and batch: enough to amortize a transaction; with all
+// twelve partitions in flight, decoded, the projector catching up on a backlog stays inside 512 MB
+// (about 400 MB at its peak, docs/adr/0021-projector-partitions-in-flight.md).
 export const DEFAULT_FETCH_BYTES = 2 * 1024 * 1024;
 export const DEFAULT_CONCURRENCY = 4;
 export const DEFAULT_HOLD_BACKOFF_MS = 2000;

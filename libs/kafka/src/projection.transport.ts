@@ -52,6 +52,8 @@ export interface TransportOptions {
   router?: RecordRouter;
   /** Opens sealed record values; without one, values are read as they are. */
   opener?: PayloadOpener;
+  /** Overrides every projection's partitions in flight (see ProjectionDefinition.concurrency). */
+  concurrency?: number;
 }
 
 /**
@@ -91,7 +93,8 @@ export class KafkaProjectionTransport extends Server implements CustomTransportS
           asynchronousCommit: projections.every((p) => p.derivedOnly === true),
           router: this.options.router,
           opener: this.options.opener,
-          concurrency: Math.max(...projections.map((p) => p.concurrency ?? DEFAULT_CONCURRENCY)),
+          concurrency:
+            this.options.concurrency ?? Math.max(...projections.map((p) => p.concurrency ?? DEFAULT_CONCURRENCY)),
           fetchBytesPerPartition:
             this.options.fetchBytesPerPartition ??
             Math.min(...projections.map((p) => p.fetchBytesPerPartition ?? DEFAULT_FETCH_BYTES)),

@@ -8,9 +8,9 @@ import {
 import { createKafka, ProjectionDefinition } from '@agentwatch/kafka';
 import { DataSource } from 'typeorm';
 import { ProjectionStoreSettings } from './projector.module';
-import { startRebuildConsumers } from './rebuild-consumers';
+import { RebuildConsumers, startRebuildConsumers } from './rebuild-consumers';
 import { forkRebuildWorker } from './rebuild-worker';
-import { tenantOwnerDataSources } from './tenant-rebuilds';
+import { tenantOwnerUrls, withTenantOwners } from './tenant-rebuilds';
 
 export interface RebuildProgress {
   applied: number;
@@ -83,6 +83,45 @@ async function appliedSoFar(
   return { applied: Number(applied), done };
 }
 
+/** Runs the rebuild's consumers (this process and `workers - 1` forked ones) until every target is applied. */
+async function consumeUpToTargets(
+  config: ProjectionStoreSettings,
+  owner: DataSource,
+  run: string,
+  projections: ProjectionDefinition[],
+  { workers, started, onProgress }: { workers: number; started: number; onProgress: (p: RebuildProgress) => void },
+): Promise<{ progress: RebuildProgress; appliedByProcess: number[] }> {
+  const group = (name: string) => `${config.kafka.prefix}${run}.${name}`;
+  const targets = await targetsOf(config, projections);
+  const total = [...targets.values()].flat().reduce((sum, t) => sum + Number(t.high - t.low), 0);
+  const consumers = [await startRebuildConsumers(config, run, projections)];
+  try {
+    // Started together (each takes a second or two to boot); those that started are closed below
+    // even when another did not.
+    const forked = await Promise.allSettled(
+      Array.from({ length: workers - 1 }, () => forkRebuildWorker(config, run, projections)),
+    );
+    for (const f of forked) if (f.status === 'fulfilled') consumers.push(f.value);
+    const refused = forked.find((f) => f.status === 'rejected');
+    if (refused) throw refused.reason;
+    for (;;) {
+      const failure = consumers.map((c) => c.failure?.()).find((f) => f);
+      if (failure) throw failure;
+      // The shared database's checkpoints are the position: each tenant database commits before it.
+      const { applied, done } = await appliedSoFar(owner, run, group, targets);
+      const progress = { applied, total, elapsedSeconds: (Date.now() - started) / 1000 };
+      onProgress(progress);
+      if (done) return { progress, appliedByProcess: await closeAll(consumers) };
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  } catch (error) {
+    await closeAll(consumers);
+    throw error;
+  }
+}
+
+const closeAll = (consumers: RebuildConsumers[]) => Promise.all(consumers.map((c) => c.close()));
+
 /**
  * Rebuilds read models from the start of their topics into fresh tables, up to the high watermarks
  * seen when it started, then swaps them in atomically. The live projector keeps serving and
@@ -99,63 +138,49 @@ export async function rebuildProjections(
   const group = (name: string) => `${config.kafka.prefix}${run}.${name}`;
   const tables = projections.flatMap((p) => p.tables);
   const owner = await ownerDataSource(config.database).initialize();
-  // A provisioned tenant's read models live in its own database: each is rebuilt there, in a schema of
-  // the same name, by the same runner that routes the live projector's records (see ProjectionRunner).
-  const tenants = await tenantOwnerDataSources(config).catch(async (error) => {
-    await owner.destroy();
-    throw error;
-  });
-  const databases = [owner, ...tenants];
   try {
-    for (const db of databases) await prepareRebuildSchema(db, run, tables);
-    const targets = await targetsOf(config, projections);
-    const total = [...targets.values()].flat().reduce((sum, t) => sum + Number(t.high - t.low), 0);
-    const consumers = [await startRebuildConsumers(config, run, projections)];
-    let progress: RebuildProgress;
-    let appliedByProcess: number[];
+    // A provisioned tenant's read models live in its own database: each is rebuilt there, in a schema
+    // of the same name, by the same runner that routes the live projector's records (see ProjectionRunner).
+    const tenantUrls = await tenantOwnerUrls(config);
+    const withTenants = <R>(work: (tenants: DataSource[]) => Promise<R>) => withTenantOwners(config, tenantUrls, work);
+    const inEveryDatabase = async (step: (db: DataSource) => Promise<unknown>) => {
+      await step(owner);
+      await withTenants(async (tenants) => {
+        for (const tenant of tenants) await step(tenant);
+      });
+    };
     try {
-      // Started together (each takes a second or two to boot); those that started are closed below
-      // even when another did not.
-      const forked = await Promise.allSettled(
-        Array.from({ length: workers - 1 }, () => forkRebuildWorker(config, run, projections)),
-      );
-      for (const f of forked) if (f.status === 'fulfilled') consumers.push(f.value);
-      const refused = forked.find((f) => f.status === 'rejected');
-      if (refused) throw refused.reason;
-      for (;;) {
-        const failure = consumers.map((c) => c.failure?.()).find((f) => f);
-        if (failure) throw failure;
-        // The shared database's checkpoints are the position: each tenant database commits before it.
-        const { applied, done } = await appliedSoFar(owner, run, group, targets);
-        progress = { applied, total, elapsedSeconds: (Date.now() - started) / 1000 };
-        onProgress(progress);
-        if (done) break;
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-    } finally {
-      appliedByProcess = await Promise.all(consumers.map((c) => c.close()));
+      await inEveryDatabase((db) => prepareRebuildSchema(db, run, tables));
+      const { progress, appliedByProcess } = await consumeUpToTargets(config, owner, run, projections, {
+        workers,
+        started,
+        onProgress,
+      });
+      const groups = projections.map((p) => ({
+        rebuild: group(p.name),
+        live: `${config.kafka.prefix}projector.${p.name}`,
+      }));
+      await finishRebuild(owner, run, tables);
+      await withTenants(async (tenants) => {
+        for (const tenant of tenants) await finishRebuild(tenant, run, tables);
+        // Each tenant database is swapped in while the shared database's swap holds the live
+        // checkpoints: the live projector's transactions in a tenant database check those (see
+        // TenantCommits), so none writes into swapped-in tables from a position the swap is replacing,
+        // and once it commits the live projector reads again from the rebuild's end in every database.
+        await swapInFinished(owner, run, tables, groups, async () => {
+          for (const tenant of tenants) await swapInFinished(tenant, run, tables, groups);
+        });
+      });
+      const admin = createKafka(config.kafka).admin();
+      await admin.connect();
+      await admin.deleteGroups(projections.map((p) => group(p.name))).catch(() => undefined);
+      await admin.disconnect();
+      return { ...progress, appliedByProcess, elapsedSeconds: (Date.now() - started) / 1000 };
+    } catch (error) {
+      await inEveryDatabase((db) => dropRebuildSchema(db, run));
+      throw error;
     }
-    const groups = projections.map((p) => ({
-      rebuild: group(p.name),
-      live: `${config.kafka.prefix}projector.${p.name}`,
-    }));
-    for (const db of databases) await finishRebuild(db, run, tables);
-    // Each tenant database is swapped in while the shared database's swap holds the live checkpoints:
-    // the live projector's transactions in a tenant database check those (see TenantCommits), so none
-    // writes into swapped-in tables from a position the swap is replacing, and once it commits the
-    // live projector reads again from the rebuild's end in every database.
-    await swapInFinished(owner, run, tables, groups, async () => {
-      for (const tenant of tenants) await swapInFinished(tenant, run, tables, groups);
-    });
-    const admin = createKafka(config.kafka).admin();
-    await admin.connect();
-    await admin.deleteGroups(projections.map((p) => group(p.name))).catch(() => undefined);
-    await admin.disconnect();
-    return { ...progress, appliedByProcess, elapsedSeconds: (Date.now() - started) / 1000 };
-  } catch (error) {
-    for (const db of databases) await dropRebuildSchema(db, run);
-    throw error;
   } finally {
-    for (const db of databases) await db.destroy();
+    await owner.destroy();
   }
 }

@@ -6,12 +6,12 @@ import { DataSource } from 'typeorm';
 import { ProjectionStoreSettings } from './projector.module';
 
 /**
- * The owner's connection to every tenant database the routes name as routable now (active, migrated
- * to this build's schema), one per database: where a rebuild builds and swaps in tenants' read models.
- * A tenant that becomes routable during the rebuild has no rebuild schema: its records stop the
+ * The owner's URL of every tenant database the routes name as routable now (active, migrated to this
+ * build's schema), one per database: where a rebuild builds and swaps in tenants' read models. A
+ * tenant that becomes routable during the rebuild has no rebuild schema: its records stop the
  * rebuild (retried until it is run again), so a replay runs while no tenant is being provisioned.
  */
-export async function tenantOwnerDataSources(config: ProjectionStoreSettings): Promise<DataSource[]> {
+export async function tenantOwnerUrls(config: ProjectionStoreSettings): Promise<string[]> {
   const kafka = createKafka(config.kafka);
   await ensureTopics(kafka, config.kafka, [TOPICS.tenancyRoutes]);
   const routes = new Map<string, RouteChangedV1>();
@@ -31,14 +31,27 @@ export async function tenantOwnerDataSources(config: ProjectionStoreSettings): P
     url.password = config.database.rolePassword ?? '';
     databases.set(`${placement.server}/${placement.database}`, url.toString());
   }
-  const sources: DataSource[] = [];
+  return [...databases.values()];
+}
+
+/**
+ * Runs `work` with an owner's connection to each of these tenant databases, closed when it is done.
+ * A rebuild holds them only to prepare, swap in or drop its schemas, not while it consumes: held
+ * idle through the whole run, they were one connection per tenant database on each server, beside
+ * the consumers' own pools and the live apps', against the server's `max_connections`.
+ */
+export async function withTenantOwners<R>(
+  config: ProjectionStoreSettings,
+  urls: string[],
+  work: (tenants: DataSource[]) => Promise<R>,
+): Promise<R> {
+  const tenants: DataSource[] = [];
   try {
-    for (const ownerUrl of databases.values()) {
-      sources.push(await ownerDataSource({ ...config.database, ownerUrl }, 'product').initialize());
+    for (const ownerUrl of urls) {
+      tenants.push(await ownerDataSource({ ...config.database, ownerUrl }, 'product').initialize());
     }
-  } catch (error) {
-    for (const source of sources) await source.destroy();
-    throw error;
+    return await work(tenants);
+  } finally {
+    for (const tenant of tenants) await tenant.destroy();
   }
-  return sources;
 }
