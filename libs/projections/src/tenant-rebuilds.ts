@@ -37,8 +37,8 @@ export async function tenantOwnerUrls(config: ProjectionStoreSettings): Promise<
 /**
  * Runs `work` with an owner's connection to each of these tenant databases, closed when it is done.
  * A rebuild holds them only to prepare, swap in or drop its schemas, not while it consumes: held
- * idle through the whole run, they were one connection per tenant database on each server, beside
- * the consumers' own pools and the live apps', against the server's `max_connections`.
+ * idle meanwhile, they would take one connection per tenant database on each server, beside the
+ * consumers' own pools and the live apps', from the server's `max_connections`.
  */
 export async function withTenantOwners<R>(
   config: ProjectionStoreSettings,
