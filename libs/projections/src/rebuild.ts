@@ -83,6 +83,10 @@ async function appliedSoFar(
   return { applied: Number(applied), done };
 }
 
+/** Names a rebuild run's consumer group for a projection. */
+const rebuildGroups = (config: ProjectionStoreSettings, run: string) => (name: string) =>
+  `${config.kafka.prefix}${run}.${name}`;
+
 /** Runs the rebuild's consumers (this process and `workers - 1` forked ones) until every target is applied. */
 async function consumeUpToTargets(
   config: ProjectionStoreSettings,
@@ -91,7 +95,7 @@ async function consumeUpToTargets(
   projections: ProjectionDefinition[],
   { workers, started, onProgress }: { workers: number; started: number; onProgress: (p: RebuildProgress) => void },
 ): Promise<{ progress: RebuildProgress; appliedByProcess: number[] }> {
-  const group = (name: string) => `${config.kafka.prefix}${run}.${name}`;
+  const group = rebuildGroups(config, run);
   const targets = await targetsOf(config, projections);
   const total = [...targets.values()].flat().reduce((sum, t) => sum + Number(t.high - t.low), 0);
   const consumers = [await startRebuildConsumers(config, run, projections)];
@@ -135,7 +139,7 @@ export async function rebuildProjections(
 ): Promise<RebuildResult> {
   const started = Date.now();
   const run = `rebuild_${started.toString(36)}`;
-  const group = (name: string) => `${config.kafka.prefix}${run}.${name}`;
+  const group = rebuildGroups(config, run);
   const tables = projections.flatMap((p) => p.tables);
   const owner = await ownerDataSource(config.database).initialize();
   try {
