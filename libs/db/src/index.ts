@@ -5,7 +5,6 @@ export * from './copy-rows';
 export * from './database.config';
 export * from './database.env';
 export * from './database.module';
-export * from './index-lookups';
 export * from './migrations';
 export * from './org-scope';
 export * from './postgres-health';

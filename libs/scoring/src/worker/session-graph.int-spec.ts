@@ -79,6 +79,62 @@ describe('session graph in Postgres: rules see the whole session tree', () => {
     expect(rows).toEqual([{ event_id: deletion.id, facts: ['delete'] }]);
   });
 
+  it("reads only the batch trees' graph nodes, even before the tables have planner statistics", async () => {
+    // A new tenant database, or a table autovacuum has not analyzed yet, has no column statistics:
+    // the planner then read every graph node of the batch's time range, by a sequential scan or by
+    // the index's time bound alone, and joined each against the trees.
+    const admin = await new DataSource({ type: 'postgres', url: databaseConfigFromEnv().adminUrl }).initialize();
+    const tx = admin.createQueryRunner();
+    await tx.startTransaction();
+    try {
+      const other = randomUUID();
+      const roots = Array.from({ length: 40 }, () => randomUUID());
+      const children = roots.map(() => randomUUID());
+      const strangers = roots.map(() => randomUUID());
+      await tx.query(
+        `INSERT INTO sessions (org_id, id, parent_id, state, state_at, last_seen_at)
+         SELECT $1, id, parent, 'active', now(), now() FROM unnest($2::uuid[], $3::uuid[]) AS s(id, parent)`,
+        [
+          other,
+          [...roots, ...children, ...strangers],
+          [...roots.map(() => null), ...roots, ...strangers.map(() => null)],
+        ],
+      );
+      const deletes = [...roots, ...children, ...strangers].flatMap((sessionId) =>
+        Array.from({ length: 50 }, (_, i) => event(sessionId, i, { orgId: other, actionType: 'FILE_DELETE' })),
+      );
+      await addGraphNodes(
+        tx,
+        deletes.map((e) => ({ event: e, facts: factsOf(e, NO_POLICY) })),
+      );
+      await tx.query(
+        `DELETE FROM pg_statistic WHERE starelid IN ('sessions'::regclass, 'scoring_graph_nodes'::regclass)`,
+      );
+      const nodesRead = async () => {
+        const [{ n }] = await tx.query(
+          `SELECT seq_tup_read + coalesce(idx_tup_fetch, 0) AS n FROM pg_stat_xact_user_tables
+            WHERE relid = 'scoring_graph_nodes'::regclass`,
+        );
+        return Number(n);
+      };
+      const before = await nodesRead();
+
+      const history = await loadTreeHistory(
+        tx,
+        children.map((sessionId) => event(sessionId, 60, { orgId: other })),
+      );
+
+      expect(children.map((sessionId) => history.get(treeKey(other, sessionId))?.length)).toEqual(
+        children.map(() => 100),
+      );
+      // The 4,000 nodes of the 40 trees; not the strangers' 2,000 of the same time range.
+      expect((await nodesRead()) - before).toBe(4000);
+    } finally {
+      await tx.rollbackTransaction();
+      await admin.destroy();
+    }
+  });
+
   it('reads back no node whose facts no rule looks back for', async () => {
     const stored = randomUUID();
     await db.query(

@@ -1,4 +1,4 @@
-import { byIndexLookups, Queryable, textArray, timestamptzArray, uuidArray } from '@agentwatch/db';
+import { Queryable, textArray, timestamptzArray, uuidArray } from '@agentwatch/db';
 import { prepared } from '@agentwatch/kafka';
 import { ScoredEvent } from '../domain/action';
 import { Fact, GraphNode, HISTORY_WINDOW_MS, REMEMBERED_FACTS, rememberedFacts } from '../domain/graph';
@@ -43,41 +43,49 @@ export async function loadTreeHistory(q: Queryable, events: ScoredEvent[]): Prom
   const times = withSession.map((e) => Date.parse(e.timestamp));
   // A partition's batch of 1,000 events names a few dozen sessions: those go, once each.
   const starts = [...new Map(withSession.map((e) => [treeKey(e.orgId, e.sessionId!), e])).values()];
-  // Each recursion step looks up a few sessions by key. Left to itself the planner expects hundreds of
-  // rows per step and hash-joins a full scan of `sessions`, twice per batch, growing with the table
-  // (see docs/adr/0006-postgres-cost-per-scored-event.md). Planned on every call, not prepared: a
-  // generic plan made while the tables were small went on scanning all of scoring_graph_nodes (ADR 0018).
+  // Every join is a LATERAL subquery behind OFFSET 0, which the planner may not flatten: each step
+  // looks up its few sessions, and the tree its graph nodes, by index, whatever the statistics say.
+  // Planned freely, a table without statistics (a new tenant database, or one autovacuum has not
+  // analyzed yet) had the planner scan every graph node of the batch's time range and join the trees
+  // against each: 40–75 ms a batch instead of 2 (docs/adr/0022-session-trees-by-lateral-lookups.md).
+  // Planned on every call, not prepared: a generic plan made while the tables were small went on
+  // scanning all of scoring_graph_nodes (ADR 0018).
   const rows: { org_id: string; start: string; event_id: string; session_id: string; at: Date; facts: Fact[] }[] =
-    await byIndexLookups(q, () =>
-      q.query(
-        `WITH RECURSIVE start AS (
+    await q.query(
+      `WITH RECURSIVE start AS (
          SELECT org_id, session_id FROM unnest($1::uuid[], $2::uuid[]) AS s(org_id, session_id)
        ), up AS (
          SELECT org_id, session_id AS start, session_id AS id, 0 AS depth FROM start
          UNION ALL
          SELECT up.org_id, up.start, s.parent_id, up.depth + 1
-           FROM up JOIN sessions s ON s.org_id = up.org_id AND s.id = up.id
-          WHERE s.parent_id IS NOT NULL AND up.depth < 32
+           FROM up CROSS JOIN LATERAL (
+             SELECT parent_id FROM sessions
+              WHERE org_id = up.org_id AND id = up.id AND parent_id IS NOT NULL OFFSET 0
+           ) s
+          WHERE up.depth < 32
        ), roots AS (
          SELECT DISTINCT ON (org_id, start) org_id, start, id AS root FROM up ORDER BY org_id, start, depth DESC
        ), down AS (
          SELECT org_id, start, root AS id, 0 AS depth FROM roots
          UNION ALL
          SELECT down.org_id, down.start, s.id, down.depth + 1
-           FROM down JOIN sessions s ON s.org_id = down.org_id AND s.parent_id = down.id
+           FROM down CROSS JOIN LATERAL (
+             SELECT id FROM sessions WHERE org_id = down.org_id AND parent_id = down.id OFFSET 0
+           ) s
           WHERE down.depth < 32
        ), tree AS (SELECT DISTINCT org_id, start, id FROM down)
        SELECT t.org_id, t.start, n.event_id, n.session_id, n.at, n.facts
-         FROM tree t JOIN scoring_graph_nodes n ON n.org_id = t.org_id AND n.session_id = t.id
-        WHERE n.at >= $3 AND n.at <= $4 AND n.facts && $5::text[]`,
-        [
-          starts.map((e) => e.orgId),
-          starts.map((e) => e.sessionId),
-          new Date(Math.min(...times) - HISTORY_WINDOW_MS),
-          new Date(Math.max(...times)),
-          REMEMBERED_FACTS,
-        ],
-      ),
+         FROM tree t CROSS JOIN LATERAL (
+           SELECT event_id, session_id, at, facts FROM scoring_graph_nodes
+            WHERE org_id = t.org_id AND session_id = t.id AND at >= $3 AND at <= $4 AND facts && $5::text[] OFFSET 0
+         ) n`,
+      [
+        starts.map((e) => e.orgId),
+        starts.map((e) => e.sessionId),
+        new Date(Math.min(...times) - HISTORY_WINDOW_MS),
+        new Date(Math.max(...times)),
+        REMEMBERED_FACTS,
+      ],
     );
   for (const row of rows) {
     const key = treeKey(row.org_id, row.start);
