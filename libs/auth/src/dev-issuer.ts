@@ -12,14 +12,24 @@ export async function ensureDevIssuerKeys(dir: string): Promise<void> {
   if (fs.existsSync(path.join(dir, 'public.jwk.json'))) return;
   const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
   const kid = `dev-${Date.now().toString(36)}`;
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  fs.writeFileSync(path.join(dir, 'private.jwk.json'), JSON.stringify({ ...(await exportJWK(privateKey)), kid }), {
+  // Written aside, then renamed into place whole: apps and test suites starting at once on a fresh
+  // clone all end up with the first pair, never one's private key beside another's public key.
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  const staging = fs.mkdtempSync(`${dir}.staging-`);
+  fs.writeFileSync(path.join(staging, 'private.jwk.json'), JSON.stringify({ ...(await exportJWK(privateKey)), kid }), {
     mode: 0o600,
   });
   fs.writeFileSync(
-    path.join(dir, 'public.jwk.json'),
+    path.join(staging, 'public.jwk.json'),
     JSON.stringify({ ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' }),
   );
+  try {
+    fs.renameSync(staging, dir);
+  } catch (error) {
+    fs.rmSync(staging, { recursive: true, force: true });
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
+  }
 }
 
 export function readDevPublicKey(dir: string): JWK | null {

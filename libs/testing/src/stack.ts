@@ -1,3 +1,4 @@
+import { authConfigFromEnv, ensureDevIssuerKeys } from '@agentwatch/auth';
 import type { BootOptions } from '@agentwatch/http';
 import { cloudApiConfigFromEnv } from '../../../apps/cloud-api/src/config';
 import { startCloudApi } from '../../../apps/cloud-api/src/main';
@@ -32,6 +33,9 @@ export async function startStack(
   boot: BootOptions = {},
 ): Promise<RunningStack> {
   const env = suiteEnv(suite, { CLOUD_API_PORT: '0', PROJECTOR_PORT: '0', HOST: '127.0.0.1', ...extra });
+  // The API reads the development issuer's key when it boots: the stack makes it rather than count on
+  // `agentwatch setup`, which skips it when the caller's shell exports AUTH_JWKS_URL.
+  await ensureDevIssuerKeys(authConfigFromEnv(env).devIssuerDir);
   const projector = await startProjector(projectorConfigFromEnv(env), boot);
   const api = await startCloudApi(cloudApiConfigFromEnv(env), boot);
   return {
