@@ -30,4 +30,11 @@ describe('the development issuer keys', () => {
     await ensureDevIssuerKeys(dir);
     expect(readDevPublicKey(dir)).toEqual(first);
   });
+
+  it('refuses a folder left without its public key rather than leave the API without one', async () => {
+    const dir = path.join(parent, 'dev-issuer');
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, 'private.jwk.json'), '{}');
+    await expect(ensureDevIssuerKeys(dir)).rejects.toThrow(`${dir} holds no development issuer public key`);
+  });
 });

@@ -29,6 +29,9 @@ export async function ensureDevIssuerKeys(dir: string): Promise<void> {
     fs.rmSync(staging, { recursive: true, force: true });
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
+    if (!fs.existsSync(path.join(dir, 'public.jwk.json'))) {
+      throw new Error(`${dir} holds no development issuer public key: remove the folder to have a new pair made`);
+    }
   }
 }
 

@@ -47,9 +47,9 @@ export async function loadTreeHistory(q: Queryable, events: ScoredEvent[]): Prom
   // looks up its few sessions, and the tree its graph nodes, by index, whatever the statistics say.
   // Planned freely, a table without statistics (a new tenant database, or one autovacuum has not
   // analyzed yet) had the planner scan every graph node of the batch's time range and join the trees
-  // against each: 40–75 ms a batch instead of 2 (docs/adr/0022-session-trees-by-lateral-lookups.md).
-  // Planned on every call, not prepared: a generic plan made while the tables were small went on
-  // scanning all of scoring_graph_nodes (ADR 0018).
+  // against each: 42–83 ms a batch instead of 2–3 (docs/adr/0022-session-trees-by-lateral-lookups.md).
+  // Planned on every call, not prepared: a generic plan made while a table was tiny could keep a
+  // sequential scan inside a subquery after the table grew (ADR 0018).
   const rows: { org_id: string; start: string; event_id: string; session_id: string; at: Date; facts: Fact[] }[] =
     await q.query(
       `WITH RECURSIVE start AS (
