@@ -10,6 +10,7 @@ describe('a test stack and the development issuer', () => {
     const keys = path.join(parent, 'keys');
     const stack = await startStack('e2e-dev-issuer', { AUTH_DEV_ISSUER_DIR: keys });
     try {
+      // What a suite that mints tokens does after its stack is up: too late for the API to read the key.
       await ensureDevIssuerKeys(keys);
       const { orgId } = await createOrganization('dev issuer', stack.env);
       const jwt = await mintDevToken(keys, { sub: 'dev', org_id: orgId }, 60);
