@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Placement } from './domain/placement';
+import { SealingKey, sealingKeyOf } from './domain/sealed-value';
 import { RouteDirectory } from './route-directory';
 
 /**
@@ -8,7 +9,7 @@ import { RouteDirectory } from './route-directory';
  * records stay plain), its `key`, or `erased` (the tenant is deprovisioned: its key is destroyed, or
  * about to be, and nothing of it is read or written again).
  */
-export type DataKey = { kind: 'none' } | { kind: 'key'; key: Buffer } | { kind: 'erased' };
+export type DataKey = { kind: 'none' } | { kind: 'key'; key: SealingKey } | { kind: 'erased' };
 
 const NONE: DataKey = { kind: 'none' };
 const ERASED: DataKey = { kind: 'erased' };
@@ -78,7 +79,7 @@ export class DataKeys {
     if (!key) return NONE;
     // Deprovisioned while the key was being read: erased wins.
     if (this.known.get(orgId) === ERASED) return ERASED;
-    const found: DataKey = { kind: 'key', key };
+    const found: DataKey = { kind: 'key', key: sealingKeyOf(key, orgId) };
     this.known.set(orgId, found);
     return found;
   }

@@ -39,7 +39,7 @@ export class AesGcmPayloadSealer extends PayloadSealer {
       case 'erased':
         throw new ErasedOrganization(orgId);
       case 'key':
-        return { value: sealValue(key.key, orgId, value), headers: { [SEALED_HEADER]: SEALED_V1 } };
+        return { value: sealValue(key.key, value), headers: { [SEALED_HEADER]: SEALED_V1 } };
     }
   }
 }
@@ -61,6 +61,6 @@ export class AesGcmPayloadOpener extends PayloadOpener {
     if (scheme !== SEALED_V1) throw new UnreadableSealedValue(`unknown sealing scheme ${SEALED_HEADER}: ${scheme}`);
     const key = this.keys.cached(orgId) ?? (await this.keys.keyOf(orgId));
     if (key.kind !== 'key') return null;
-    return openValue(key.key, orgId, value.toString('ascii'));
+    return openValue(key.key, value.toString('ascii'));
   }
 }

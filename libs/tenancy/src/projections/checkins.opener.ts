@@ -1,4 +1,4 @@
-import { openValue, SEALED_V1, UnreadableSealedValue } from '@agentwatch/cells';
+import { openValue, SEALED_V1, sealingKeyOf, UnreadableSealedValue } from '@agentwatch/cells';
 import { PayloadOpener, SEALED_HEADER } from '@agentwatch/kafka';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -19,6 +19,6 @@ export class CheckinsOpener extends PayloadOpener {
     if (scheme === undefined) return value.toString('utf8');
     if (scheme !== SEALED_V1) throw new UnreadableSealedValue(`unknown sealing scheme ${SEALED_HEADER}: ${scheme}`);
     const [row] = await this.dataSource.query('SELECT key FROM tenancy_data_keys WHERE org_id = $1', [orgId]);
-    return row ? openValue(row.key as Buffer, orgId, value.toString('ascii')) : null;
+    return row ? openValue(sealingKeyOf(row.key as Buffer, orgId), value.toString('ascii')) : null;
   }
 }
