@@ -53,6 +53,8 @@ export interface Verdict {
  */
 export function verdictsOf(rows: Scored[]): { ids: string[]; verdicts: Verdict[] } {
   const byOutcome = new Map<string, { id: string; documents: string[]; orgIds: Set<string> }>();
+  // Two outcome keys may name one verdict: they share its organizations, so it is added once per organization.
+  const orgIdsOf = new Map<string, Set<string>>();
   const verdicts: Verdict[] = [];
   const ids = rows.map((row) => {
     const { orgId } = row.event;
@@ -60,7 +62,10 @@ export function verdictsOf(rows: Scored[]): { ids: string[]; verdicts: Verdict[]
     let verdict = byOutcome.get(outcome);
     if (verdict === undefined) {
       const documents = verdictOf(row);
-      verdict = { id: verdictIdOf(documents.join('\n')), documents, orgIds: new Set() };
+      const id = verdictIdOf(documents.join('\n'));
+      const orgIds = orgIdsOf.get(id) ?? new Set<string>();
+      orgIdsOf.set(id, orgIds);
+      verdict = { id, documents, orgIds };
       byOutcome.set(outcome, verdict);
     }
     if (!verdict.orgIds.has(orgId)) {
@@ -69,10 +74,8 @@ export function verdictsOf(rows: Scored[]): { ids: string[]; verdicts: Verdict[]
     }
     return verdict.id;
   });
-  // Two outcome keys may name one verdict: it is still added once per organization.
-  const unique = [...new Map(verdicts.map((v) => [`${v.orgId}/${v.id}`, v])).values()];
-  unique.sort((a, b) => (a.orgId === b.orgId ? (a.id < b.id ? -1 : 1) : a.orgId < b.orgId ? -1 : 1));
-  return { ids, verdicts: unique };
+  verdicts.sort((a, b) => (a.orgId === b.orgId ? (a.id < b.id ? -1 : 1) : a.orgId < b.orgId ? -1 : 1));
+  return { ids, verdicts };
 }
 
 /** Each text with its length first: a list of them reads back one way only, whatever the texts hold. */
