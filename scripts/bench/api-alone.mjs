@@ -5,8 +5,13 @@
 // commit, built); default: this one. The per-request costs (routing, guards, logging, the command
 // bus) weigh most at small batches, which the full bench measures only once per run.
 //
+// `--reads N` measures reads instead: N requests of each read route a live session is polled with
+// (its events, an unknown session's events, its detail), one at a time, with the API's and
+// Postgres's CPU per request. A projector from this checkout projects the session they read first.
+//
 // It sets up a database (`agentwatch_bench_api`) and a topic prefix of its own, and removes both at
 // the end; the broker and Postgres are the shared ones.
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -14,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { Kafka, logLevel } from 'kafkajs';
 import pg from 'pg';
 import { cli, ensureKafka, ensurePostgres, root, say } from '../lib.mjs';
-import { cpuSeconds, startApp, stopApp } from './stack.mjs';
+import { cpuSeconds, serverCpuSeconds, startApp, stopApp } from './stack.mjs';
 
 const { values, positionals } = parseArgs({
   options: {
@@ -25,6 +30,7 @@ const { values, positionals } = parseArgs({
     rounds: { type: 'string', default: '3' },
     // A V8 CPU profile per run in bench/profiles (summarize with scripts/bench/profile-summary.mjs).
     'cpu-prof': { type: 'boolean', default: false },
+    reads: { type: 'string' },
   },
   allowPositionals: true,
 });
@@ -74,6 +80,7 @@ async function runOnce(cwd, round) {
     const tokens = await bench.registerDaemons(app.url, fleet.daemons, deployTokens);
     const send = { apiUrl: app.url, tokens, concurrency: 8 };
     await bench.sendBatches(fleet.batches(40 * batch, batch), send); // warm-up: connections, JIT, metadata
+    if (values.reads) return await measureReads(app, fleet, tokens, send);
     const before = cpuSeconds(app.child.pid);
     const sent = await bench.sendBatches(fleet.batches(events, batch), send);
     if (sent.accepted !== events) throw new Error(`${sent.accepted} of ${events} accepted: ${JSON.stringify(sent)}`);
@@ -83,19 +90,83 @@ async function runOnce(cwd, round) {
   }
 }
 
+/** CPU per request of each read route, one request at a time, once the session they read is projected. */
+async function measureReads(app, fleet, tokens, send) {
+  const [sample] = [...fleet.batches(batch, batch)];
+  await bench.sendBatches([sample], send);
+  const session = sample.items.find((item) => item.session_id)?.session_id;
+  const headers = { authorization: `Bearer ${tokens[sample.daemon]}` };
+  const get = async (route) => {
+    const response = await fetch(`${app.url}${route}`, { headers });
+    await response.arrayBuffer();
+    return response.status;
+  };
+  const routes = {
+    'session events': [`/v1/sessions/${session}/events`, 200],
+    'unknown session events': [`/v1/sessions/${randomUUID()}/events`, 404],
+    'session detail': [`/v1/sessions/${session}`, 200],
+  };
+  const projector = await startApp('projector', env, { logDir, stamp: 'reads' });
+  try {
+    for (let tries = 0; (await get(routes['session events'][0])) !== 200; tries++) {
+      if (tries > 300) throw new Error(`session ${session} was not projected within a minute`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  } finally {
+    await stopApp(projector);
+  }
+  const listed = await fetch(`${app.url}${routes['session events'][0]}`, { headers });
+  const perRoute = { 'events in the session': (await listed.json()).events.length };
+  const reads = Number(values.reads);
+  for (const [name, [route, status]] of Object.entries(routes)) {
+    for (let i = 0; i < Math.min(reads, 300); i++) await get(route); // warm-up: JIT, connections, statements
+    const api = cpuSeconds(app.child.pid);
+    const postgres = serverCpuSeconds().postgres;
+    const started = performance.now();
+    for (let i = 0; i < reads; i++) {
+      const answered = await get(route);
+      if (answered !== status) throw new Error(`${route} answered ${answered}, not ${status}`);
+    }
+    perRoute[name] = {
+      apiUs: Math.round(((cpuSeconds(app.child.pid) - api) * 1e6) / reads),
+      postgresUs: Math.round(((serverCpuSeconds().postgres - postgres) * 1e6) / reads),
+      wallMs: Number(((performance.now() - started) / reads).toFixed(2)),
+    };
+  }
+  return perRoute;
+}
+
 say(
-  `cloud-api alone: ${events} items at batch ${batch} from ${daemons} daemons, ${values.rounds} round(s) of ${checkouts.join(' | ')}`,
+  values.reads
+    ? `cloud-api alone: ${values.reads} requests of each read route, ${values.rounds} round(s) of ${checkouts.join(' | ')}`
+    : `cloud-api alone: ${events} items at batch ${batch} from ${daemons} daemons, ${values.rounds} round(s) of ${checkouts.join(' | ')}`,
 );
 const results = Object.fromEntries(checkouts.map((c) => [c, []]));
 try {
   for (let round = 0; round < Number(values.rounds); round++) {
     for (const cwd of checkouts) {
-      const us = await runOnce(cwd, round);
-      results[cwd].push(us);
-      console.log(JSON.stringify({ checkout: cwd, round, cpuUsPerEvent: Number(us.toFixed(1)) }));
+      const measured = await runOnce(cwd, round);
+      results[cwd].push(measured);
+      console.log(
+        JSON.stringify(
+          values.reads
+            ? { checkout: cwd, round, cpuPerRequest: measured }
+            : { checkout: cwd, round, cpuUsPerEvent: Number(measured.toFixed(1)) },
+        ),
+      );
     }
   }
   for (const [cwd, runs] of Object.entries(results)) {
+    if (values.reads) {
+      console.log(`${cwd}: events in the session read: ${runs.map((r) => r['events in the session']).join(', ')}`);
+      for (const name of Object.keys(runs[0]).filter((key) => typeof runs[0][key] === 'object')) {
+        const of = (field) => runs.map((r) => r[name][field]).join(', ');
+        console.log(
+          `${cwd}: ${name}: api ${of('apiUs')} µs, Postgres ${of('postgresUs')} µs, ${of('wallMs')} ms per request`,
+        );
+      }
+      continue;
+    }
     const mean = runs.reduce((a, b) => a + b, 0) / runs.length;
     console.log(`${cwd}: mean ${mean.toFixed(1)} µs per event (${runs.map((r) => r.toFixed(1)).join(', ')})`);
   }

@@ -62,6 +62,9 @@ describe('whole lists and keyset pages: streamed answers, forged cursors', () =>
     const answer = await api(`/v1/sessions/${session}/events`);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+    // Past one chunk the answer is written while it is read: no length known up front.
+    expect(answer.headers.get('transfer-encoding')).toBe('chunked');
+    expect(answer.headers.get('content-length')).toBeNull();
     const events = answer.body.events as Row[];
     expect(events).toHaveLength(COUNT);
     expect(answer.body.next_cursor).toBeNull();
@@ -107,6 +110,9 @@ describe('whole lists and keyset pages: streamed answers, forged cursors', () =>
     const whole = await api('/v1/agents');
     expect(whole.status).toBe(200);
     expect(whole.body.next_cursor).toBeNull();
+    // A list that fits in its first chunk is answered whole, with its length.
+    expect(whole.headers.get('transfer-encoding')).toBeNull();
+    expect(Number(whole.headers.get('content-length'))).toBe(Buffer.byteLength(JSON.stringify(whole.body)));
     const ids = (whole.body.agents as Row[]).map((a) => a.id);
     expect([...ids].sort()).toEqual(['agent-0', 'agent-1', 'agent-2']);
     const paged: unknown[] = [];

@@ -1,4 +1,4 @@
-import { assertRowLevelSecurityApplies, OrgScope, Queryable } from '@agentwatch/db';
+import { assertRowLevelSecurityApplies, inScopedTransaction, OrgScope, Queryable } from '@agentwatch/db';
 import { Injectable, ServiceUnavailableException } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { UNAVAILABLE_MESSAGES, UnavailableReason } from './domain/placement';
@@ -38,10 +38,7 @@ export class TenantData {
         throw new TenantUnavailable(placement.reason);
       case 'tenant': {
         const dataSource = await this.tenantDataSource(placement);
-        return dataSource.transaction(async (manager) => {
-          await manager.query(`SELECT set_config('app.org_id', $1, true)`, [orgId]);
-          return work(manager);
-        });
+        return inScopedTransaction(dataSource, { 'app.org_id': orgId }, work);
       }
     }
   }

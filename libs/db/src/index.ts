@@ -9,3 +9,4 @@ export * from './migrations';
 export * from './org-scope';
 export * from './postgres-health';
 export * from './rebuild';
+export * from './scoped-transaction';

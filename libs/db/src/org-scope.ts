@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
-
-export type Queryable = Pick<EntityManager, 'query'>;
+import { DataSource } from 'typeorm';
+import { inScopedTransaction, Queryable } from './scoped-transaction';
 
 /** Rows of an UPDATE … RETURNING: TypeORM answers `[rows, affected]` for UPDATE and DELETE. */
 export async function updateReturning<T>(q: Queryable, sql: string, params: unknown[]): Promise<T[]> {
@@ -32,10 +31,7 @@ export class OrgScope {
   }
 
   private withSetting<T>(name: string, value: string, work: (db: Queryable) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(async (manager) => {
-      await manager.query('SELECT set_config($1, $2, true)', [name, value]);
-      return work(manager);
-    });
+    return inScopedTransaction(this.dataSource, { [name]: value }, work);
   }
 }
 

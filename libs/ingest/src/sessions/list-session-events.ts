@@ -1,24 +1,37 @@
 import { TenantData } from '@agentwatch/cells';
 import { Queryable } from '@agentwatch/db';
 import { notFound } from '@agentwatch/http';
+import { prepared } from '@agentwatch/kafka';
 import { StreamableFile } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { EVENT_COLUMNS, EVENTS_WITH_SCORES, EventPage, EventRow, toEventView } from '../events/event-view';
 import { Cursor, PageRequest, pageRequest, toPage } from '../shared/pagination';
 import { ListStreamer, StreamedList } from '../shared/streamed-list';
 
+// Named statements, parsed and planned once per connection: polled while a session is live, this
+// route paid Postgres more to plan its statements than to run them. Each plan is the walk of one
+// key's index, which no table statistics change (docs/adr/0018-prepared-batch-statements.md).
+const FIRST_EVENTS = prepared(
+  `SELECT ${EVENT_COLUMNS} FROM ${EVENTS_WITH_SCORES}
+    WHERE e.org_id = $1 AND e.session_id = $2
+    ORDER BY e."timestamp", e.id
+    LIMIT $3`,
+);
+const EVENTS_AFTER = prepared(
+  `SELECT ${EVENT_COLUMNS} FROM ${EVENTS_WITH_SCORES}
+    WHERE e.org_id = $1 AND e.session_id = $2 AND (e."timestamp", e.id) > ($3::timestamptz, $4::uuid)
+    ORDER BY e."timestamp", e.id
+    LIMIT $5`,
+);
+const SESSION_KNOWN = prepared('SELECT 1 FROM sessions WHERE org_id = $1 AND id = $2');
+
 const eventsAfter = (orgId: string, sessionId: string) => (q: Queryable, after: Cursor | null, limit: number) =>
-  q.query(
-    `SELECT ${EVENT_COLUMNS} FROM ${EVENTS_WITH_SCORES}
-      WHERE e.org_id = $1 AND e.session_id = $2
-        AND ($3::timestamptz IS NULL OR (e."timestamp", e.id) > ($3::timestamptz, $4::uuid))
-      ORDER BY e."timestamp", e.id
-      LIMIT $5`,
-    [orgId, sessionId, after?.at ?? null, after?.id ?? null, limit],
-  ) as Promise<EventRow[]>;
+  (after === null
+    ? q.query(FIRST_EVENTS, [orgId, sessionId, limit])
+    : q.query(EVENTS_AFTER, [orgId, sessionId, after.at, after.id, limit])) as Promise<EventRow[]>;
 
 async function assertSessionKnown(q: Queryable, orgId: string, sessionId: string): Promise<void> {
-  const [session] = await q.query('SELECT 1 FROM sessions WHERE org_id = $1 AND id = $2', [orgId, sessionId]);
+  const [session] = await q.query(SESSION_KNOWN, [orgId, sessionId]);
   if (!session) throw notFound('Session');
 }
 

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { TenantData } from '@agentwatch/cells';
-import { Queryable } from '@agentwatch/db';
+import { beginScoped, endScoped, Queryable } from '@agentwatch/db';
 import { Injectable, StreamableFile } from '@nestjs/common';
 import { QueryRunner } from 'typeorm';
 import { Cursor } from './pagination';
@@ -24,7 +24,7 @@ export interface StreamedList<R> {
  * inside one read-only REPEATABLE READ transaction under the organization's row-level security, in
  * the database its route names, so the answer is one consistent snapshot and memory holds one chunk,
  * not the list. The first chunk is read before answering: an unknown parent or a database error
- * still gets its proper status.
+ * still gets its proper status, and a list that fits in it is answered whole.
  */
 @Injectable()
 export class ListStreamer {
@@ -35,18 +35,26 @@ export class ListStreamer {
     const runner = (await this.data.dataSourceOf(orgId)).createQueryRunner();
     let first: R[];
     try {
-      await runner.connect();
-      await runner.query('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-      await runner.query(`SELECT set_config('app.org_id', $1, true)`, [orgId]);
+      await beginScoped(runner, { 'app.org_id': orgId }, 'readOnlySnapshot');
       first = await list.chunk(runner.manager, null, STREAM_CHUNK_ROWS);
       if (first.length === 0) await list.whenEmpty?.(runner.manager);
     } catch (error) {
       await close(runner, false);
       throw error;
     }
-    return new StreamableFile(Readable.from(write(runner, list, first)), { type: 'application/json; charset=utf-8' });
+    if (first.length < STREAM_CHUNK_ROWS) {
+      // The whole list came in its first chunk, as most do: one body with its length, no stream to keep open.
+      await close(runner, true);
+      const body = Buffer.from(`{${JSON.stringify(list.key)}:[${rowsText(list, first)}],"next_cursor":null}`);
+      return new StreamableFile(body, { type: JSON_TYPE, length: body.length });
+    }
+    return new StreamableFile(Readable.from(write(runner, list, first)), { type: JSON_TYPE });
   }
 }
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+const rowsText = <R>(list: StreamedList<R>, rows: R[]) => rows.map((row) => JSON.stringify(list.view(row))).join(',');
 
 async function* write<R>(runner: QueryRunner, list: StreamedList<R>, first: R[]): AsyncGenerator<string> {
   let completed = false;
@@ -55,7 +63,7 @@ async function* write<R>(runner: QueryRunner, list: StreamedList<R>, first: R[])
     let rows = first;
     let separator = '';
     while (rows.length > 0) {
-      yield separator + rows.map((row) => JSON.stringify(list.view(row))).join(',');
+      yield separator + rowsText(list, rows);
       separator = ',';
       if (rows.length < STREAM_CHUNK_ROWS) break;
       rows = await list.chunk(runner.manager, list.cursorOf(rows[rows.length - 1]), STREAM_CHUNK_ROWS);
@@ -70,7 +78,7 @@ async function* write<R>(runner: QueryRunner, list: StreamedList<R>, first: R[])
 
 async function close(runner: QueryRunner, commit: boolean): Promise<void> {
   try {
-    if (!runner.isReleased) await runner.query(commit ? 'COMMIT' : 'ROLLBACK');
+    if (!runner.isReleased) await endScoped(runner, commit);
   } catch {
     // A broken connection has no transaction left to end.
   } finally {
