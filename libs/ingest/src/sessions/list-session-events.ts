@@ -10,7 +10,7 @@ import { ListStreamer, StreamedList } from '../shared/streamed-list';
 
 // Named statements, parsed and planned once per connection: polled while a session is live, this
 // route paid Postgres more to plan its statements than to run them. Each plan is the walk of one
-// key's index, which no table statistics change (docs/adr/0018-prepared-batch-statements.md).
+// key's index in its order, the plan a table of any size gets (docs/adr/0023-reads-in-fewer-round-trips.md).
 const FIRST_EVENTS = prepared(
   `SELECT ${EVENT_COLUMNS} FROM ${EVENTS_WITH_SCORES}
     WHERE e.org_id = $1 AND e.session_id = $2
