@@ -232,6 +232,41 @@ describe('routed projection runner (two servers, exactly once across databases)'
     expectOnly(l.b, orgB, 30);
   });
 
+  it("commits each tenant database's part of a batch without waiting for another tenant database's", async () => {
+    const topic = await newTopic('rr-apart.v1', 1);
+    // The first tenant transaction to apply holds itself open until the other tenant database shows
+    // its row, for at most 5 s: committed one database after another, it would wait in vain.
+    let first: string | null = null;
+    const seenWhileOpen: boolean[] = [];
+    const waitForTheOther: Hook = async (_tx, database, records) => {
+      if (database === shared.database || records.length === 0 || first !== null) return;
+      first = database;
+      const [other, otherOrg] = database === tenantA.database ? [tenantB, orgB] : [tenantA, orgA];
+      const seen = async () =>
+        (
+          await other.query<{ rows: number }>(
+            `SELECT count(*)::int AS rows FROM ${TABLE} WHERE src = $1 AND org_id = $2`,
+            [topic, otherOrg],
+          )
+        )[0].rows > 0;
+      const until = Date.now() + 5000;
+      let shown = await seen();
+      while (!shown && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        shown = await seen();
+      }
+      seenWhileOpen.push(shown);
+    };
+    await publish(topic, [record(orgA, 0), record(orgB, 1), record(orgS, 2)]);
+    await startRunner(topic, 'rr-apart', waitForTheOther);
+    await eventually(
+      () => landed(topic),
+      (l) => [l.shared[orgS], l.a[orgA], l.b[orgB]].every((c) => c?.[0] === 1),
+      { timeoutMs: 30_000, what: 'the batch in all three databases' },
+    );
+    expect(seenWhileOpen).toEqual([true]);
+  });
+
   it('keeps every row exactly once while a second runner joins and the partitions move', async () => {
     const topic = await newTopic('rr-rebalance.v1', 4);
     const orgs = [orgS, orgA, orgB];

@@ -275,13 +275,16 @@ export class ProjectionRunner<T> {
     const messages = new Map(fresh.map((m) => [m.offset, m]));
     const where = `batch ${topic}/${partition}@${fresh[0].offset}..${routed.next}`;
     try {
-      // In one order of databases in every partition, so partitions in flight meet in each database
-      // and share its transaction (see CommitGroups).
-      for (const part of [...routed.tenants].sort((a, b) => a.key.localeCompare(b.key))) {
-        const commits = this.tenantCommitsOf(topic, partition, positions, messages, part);
-        const refused = await this.tenantCommits.commit(`${part.key} ${topic}`, commits, part.records, routed.next);
-        if (refused !== null) this.warnRefused(`${where} in ${part.key}`, refused);
-      }
+      // Every tenant database at once: each keeps its own checkpoints, so none waits for another's
+      // round trips, and partitions in flight still meet in each one and share its transaction (see
+      // CommitGroups). The shared database's commit, the consumer's position, comes after them all.
+      await allSettledOrFirstError(
+        routed.tenants.map(async (part) => {
+          const commits = this.tenantCommitsOf(topic, partition, positions, messages, part);
+          const refused = await this.tenantCommits.commit(`${part.key} ${topic}`, commits, part.records, routed.next);
+          if (refused !== null) this.warnRefused(`${where} in ${part.key}`, refused);
+        }),
+      );
       if (routed.tenants.length > 0) failpoint('projector.between-tenant-and-shared');
       const here = { routed: new Set(sharedRecordsOf('routed', routed)), shared: new Set(routed.kept) };
       const commits = this.commitsOf(
@@ -410,4 +413,10 @@ export class ProjectionRunner<T> {
       for (const seconds of latencies) histogram.observe(seconds);
     }
   }
+}
+
+/** Waits for every one, then throws the first failure: none is left running, or unobserved, behind it. */
+async function allSettledOrFirstError(work: Promise<void>[]): Promise<void> {
+  const failed = (await Promise.allSettled(work)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
