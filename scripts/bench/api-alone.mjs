@@ -116,7 +116,8 @@ async function measureReads(app, fleet, tokens, send) {
     await stopApp(projector);
   }
   const listed = await fetch(`${app.url}${routes['session events'][0]}`, { headers });
-  const perRoute = { 'events in the session': (await listed.json()).events.length };
+  const eventsInSession = (await listed.json()).events.length;
+  const perRoute = {};
   const reads = Number(values.reads);
   for (const [name, [route, status]] of Object.entries(routes)) {
     for (let i = 0; i < Math.min(reads, 300); i++) await get(route); // warm-up: JIT, connections, statements
@@ -133,7 +134,7 @@ async function measureReads(app, fleet, tokens, send) {
       wallMs: Number(((performance.now() - started) / reads).toFixed(2)),
     };
   }
-  return perRoute;
+  return { eventsInSession, perRoute };
 }
 
 say(
@@ -158,9 +159,9 @@ try {
   }
   for (const [cwd, runs] of Object.entries(results)) {
     if (values.reads) {
-      console.log(`${cwd}: events in the session read: ${runs.map((r) => r['events in the session']).join(', ')}`);
-      for (const name of Object.keys(runs[0]).filter((key) => typeof runs[0][key] === 'object')) {
-        const of = (field) => runs.map((r) => r[name][field]).join(', ');
+      console.log(`${cwd}: events in the session read: ${runs.map((r) => r.eventsInSession).join(', ')}`);
+      for (const name of Object.keys(runs[0].perRoute)) {
+        const of = (field) => runs.map((r) => r.perRoute[name][field]).join(', ');
         console.log(
           `${cwd}: ${name}: api ${of('apiUs')} µs, Postgres ${of('postgresUs')} µs, ${of('wallMs')} ms per request`,
         );
