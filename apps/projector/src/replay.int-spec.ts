@@ -185,20 +185,24 @@ describe('replay: rebuilding every projection from offset 0', () => {
     expect(count).toBe(1201);
   });
 
-  it('fails whole when a worker process dies, leaving the live read models and no copies behind', async () => {
-    const { current: before } = await settled(1201, 'the event after the first replay scored');
-    const replay = spawnSync(
-      process.execPath,
-      [path.resolve('dist/apps/cli/src/main.js'), 'replay', '--projection', 'all', '--workers', '2'],
-      // The worker is killed (SIGKILL) once its consumers run, before it reports ready.
-      { env: { ...stack.env, AGENTWATCH_FAILPOINT: 'rebuild-worker.consuming' }, encoding: 'utf8', timeout: 120_000 },
-    );
-    expect(replay.status).not.toBe(0);
-    expect(replay.stderr).toContain('a rebuild worker exited (SIGKILL) before it was stopped');
-    expect(await fingerprint()).toEqual(before);
-    const schemas = await db.query(`SELECT nspname FROM pg_namespace WHERE nspname LIKE 'rebuild_%'`);
-    expect(schemas.rows).toEqual([]);
-  });
+  // The worker is killed (SIGKILL) once it has booted, before it reports it (this process is setting
+  // the rebuild up meanwhile), or once its consumers run, before it reports them running.
+  it.each(['rebuild-worker.booted', 'rebuild-worker.consuming'])(
+    'fails whole when a worker process dies (%s), leaving the live read models and no copies behind',
+    async (point) => {
+      const { current: before } = await settled(1201, 'the event after the first replay scored');
+      const replay = spawnSync(
+        process.execPath,
+        [path.resolve('dist/apps/cli/src/main.js'), 'replay', '--projection', 'all', '--workers', '2'],
+        { env: { ...stack.env, AGENTWATCH_FAILPOINT: point }, encoding: 'utf8', timeout: 120_000 },
+      );
+      expect(replay.status).not.toBe(0);
+      expect(replay.stderr).toContain('a rebuild worker exited (SIGKILL) before it was stopped');
+      expect(await fingerprint()).toEqual(before);
+      const schemas = await db.query(`SELECT nspname FROM pg_namespace WHERE nspname LIKE 'rebuild_%'`);
+      expect(schemas.rows).toEqual([]);
+    },
+  );
 
   it('rebuilds one projection alone while the projections sharing its consumer carry on', async () => {
     const org = await createOrganization('replayed alone', stack.env);

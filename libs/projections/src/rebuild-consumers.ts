@@ -2,8 +2,12 @@ import { createHttpApp } from '@agentwatch/http';
 import { metrics, ProjectionDefinition, ProjectionRouting, projectionTransport } from '@agentwatch/kafka';
 import { ProjectionStoreSettings, ProjectorModule } from './projector.module';
 
-/** A rebuild's consumers in one process: they stop taking batches, and leave the group, on close. */
+/**
+ * A rebuild's consumers in one process, booted: they join the run's consumer groups on start, and
+ * stop taking batches, and leave the groups, on close.
+ */
 export interface RebuildConsumers {
+  start(): Promise<void>;
   /** Resolves to the records they applied (each counted once per projection, as the rebuild counts). */
   close(): Promise<number>;
   /** Why they stopped on their own (another process's ended), or null while they run. */
@@ -11,11 +15,13 @@ export interface RebuildConsumers {
 }
 
 /**
- * The projections' consumers of rebuild `run`, writing into its schema. Every process that starts
- * them for the same run joins the same consumer groups, so Kafka shares the partitions out among
- * them; each batch commits with its checkpoint, whichever process applies it.
+ * The projections' consumers of rebuild `run`, writing into its schema, booted but not consuming:
+ * booting takes seconds, joining a group with batches in flight takes a rebalance, so the processes
+ * of a run boot first and start together. Every process that starts them for the same run joins the
+ * same consumer groups, so Kafka shares the partitions out among them; each batch commits with its
+ * checkpoint, whichever process applies it.
  */
-export async function startRebuildConsumers(
+export async function bootRebuildConsumers(
   config: ProjectionStoreSettings,
   run: string,
   projections: ProjectionDefinition[],
@@ -38,8 +44,10 @@ export async function startRebuildConsumers(
   );
   const before = await appliedInThisProcess();
   await app.init();
-  await app.startAllMicroservices();
   return {
+    start: async () => {
+      await app.startAllMicroservices();
+    },
     close: async () => {
       await app.close();
       return (await appliedInThisProcess()) - before;

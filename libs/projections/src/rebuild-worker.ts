@@ -2,7 +2,7 @@ import { fork } from 'node:child_process';
 import path from 'node:path';
 import { failpoint, ProjectionDefinition } from '@agentwatch/kafka';
 import { ProjectionStoreSettings } from './projector.module';
-import { RebuildConsumers, startRebuildConsumers } from './rebuild-consumers';
+import { bootRebuildConsumers, RebuildConsumers } from './rebuild-consumers';
 import { selectProjections } from './select-projections';
 
 /** What the rebuilding process tells a worker; by IPC, never on its command line (it holds passwords). */
@@ -12,8 +12,9 @@ interface WorkerOrders {
   projections: string[];
 }
 
-type WorkerReport = { ready: true } | { failed: string } | { stopped: number };
+type WorkerReport = { booted: true } | { consuming: true } | { failed: string } | { stopped: number };
 
+const CONSUME = 'consume';
 const STOP = 'stop';
 /** How long a worker may take to let its batches in flight commit and leave the group. */
 const STOP_GRACE_MS = 30_000;
@@ -21,7 +22,8 @@ const STOP_GRACE_MS = 30_000;
 /**
  * A second process consuming for a rebuild: a rebuild's consumers are bound by one Node thread's
  * CPU (Postgres has cores to spare), and every process joining the run's consumer groups takes a
- * share of the partitions. It fails the rebuild if it exits before it is told to stop.
+ * share of the partitions. Resolves once the worker has booted its consumers; they consume once
+ * started. It fails the rebuild if it exits before it is told to stop.
  */
 export function forkRebuildWorker(
   config: ProjectionStoreSettings,
@@ -32,6 +34,7 @@ export function forkRebuildWorker(
   const child = fork(path.join(__dirname, 'rebuild-worker.js'), [], { execArgv: process.execArgv });
   let stopping = false;
   let failure: Error | null = null;
+  let starting: { resolve: () => void; reject: (error: Error) => void } | null = null;
   // Ended: exited, and its channel closed, so every report it sent has been read ('exit' alone can
   // come before the last message).
   const ended = Promise.all([
@@ -39,20 +42,30 @@ export function forkRebuildWorker(
     new Promise((resolve) => child.once('disconnect', resolve)),
   ]);
   return new Promise((resolve, reject) => {
+    const fail = (error: Error) => {
+      failure = error;
+      reject(error);
+      starting?.reject(error);
+    };
     child.once('exit', (code, signal) => {
-      if (stopping) return;
-      failure = new Error(`a rebuild worker exited (${signal ?? `code ${code}`}) before it was stopped`);
-      reject(failure);
+      if (!stopping) fail(new Error(`a rebuild worker exited (${signal ?? `code ${code}`}) before it was stopped`));
     });
     let applied = 0;
     child.on('message', (report: WorkerReport) => {
-      if ('failed' in report) return reject(new Error(`a rebuild worker failed: ${report.failed}`));
+      if ('failed' in report) return fail(new Error(`a rebuild worker failed: ${report.failed}`));
       if ('stopped' in report) {
         applied = report.stopped;
         return;
       }
+      if ('consuming' in report) return starting?.resolve();
       resolve({
         failure: () => failure,
+        start: () =>
+          new Promise((started, refused) => {
+            if (failure) return refused(failure);
+            starting = { resolve: started, reject: refused };
+            child.send(CONSUME);
+          }),
         close: async () => {
           stopping = true;
           if (child.connected) {
@@ -69,7 +82,10 @@ export function forkRebuildWorker(
   });
 }
 
-/** The worker's side: starts the consumers it is told to, reports ready, closes them when told to stop. */
+/**
+ * The worker's side: boots the consumers it is told to and reports it, starts them when told to,
+ * closes them when told to stop (booted or consuming).
+ */
 function serve(): void {
   // Sent before the process exits with `code`, if it is to exit.
   const report = (message: WorkerReport, code?: number) =>
@@ -81,17 +97,27 @@ function serve(): void {
   process.once('message', async (orders: WorkerOrders) => {
     let consumers: RebuildConsumers;
     try {
-      consumers = await startRebuildConsumers(orders.config, orders.run, selectProjections(orders.projections));
+      consumers = await bootRebuildConsumers(orders.config, orders.run, selectProjections(orders.projections));
     } catch (error) {
       report({ failed: (error as Error).message }, 1);
       return;
     }
-    process.once('message', async (message) => {
-      if (message !== STOP) return;
-      report({ stopped: await consumers.close() }, 0);
+    process.on('message', async (message) => {
+      if (message === CONSUME) {
+        try {
+          await consumers.start();
+        } catch (error) {
+          report({ failed: (error as Error).message }, 1);
+          return;
+        }
+        failpoint('rebuild-worker.consuming');
+        report({ consuming: true });
+      } else if (message === STOP) {
+        report({ stopped: await consumers.close() }, 0);
+      }
     });
-    failpoint('rebuild-worker.consuming');
-    report({ ready: true });
+    failpoint('rebuild-worker.booted');
+    report({ booted: true });
   });
 }
 

@@ -8,7 +8,7 @@ import {
 import { createKafka, ProjectionDefinition } from '@agentwatch/kafka';
 import { DataSource } from 'typeorm';
 import { ProjectionStoreSettings } from './projector.module';
-import { RebuildConsumers, startRebuildConsumers } from './rebuild-consumers';
+import { bootRebuildConsumers, RebuildConsumers } from './rebuild-consumers';
 import { forkRebuildWorker } from './rebuild-worker';
 import { tenantOwnerUrls, withTenantOwners } from './tenant-rebuilds';
 
@@ -87,27 +87,29 @@ async function appliedSoFar(
 const rebuildGroups = (config: ProjectionStoreSettings, run: string) => (name: string) =>
   `${config.kafka.prefix}${run}.${name}`;
 
-/** Runs the rebuild's consumers (this process and `workers - 1` forked ones) until every target is applied. */
+/**
+ * Runs the rebuild's consumers (this process's and the forked workers') until every target is
+ * applied. All of them boot before any starts, so that they join the consumer groups together: a
+ * process joining later takes a rebalance, which waits for the batches the others have in flight.
+ */
 async function consumeUpToTargets(
   config: ProjectionStoreSettings,
   owner: DataSource,
   run: string,
   projections: ProjectionDefinition[],
-  { workers, started, onProgress }: { workers: number; started: number; onProgress: (p: RebuildProgress) => void },
+  {
+    workers,
+    started,
+    onProgress,
+  }: { workers: BootingWorkers; started: number; onProgress: (p: RebuildProgress) => void },
 ): Promise<{ progress: RebuildProgress; appliedByProcess: number[] }> {
   const group = rebuildGroups(config, run);
   const targets = await targetsOf(config, projections);
   const total = [...targets.values()].flat().reduce((sum, t) => sum + Number(t.high - t.low), 0);
-  const consumers = [await startRebuildConsumers(config, run, projections)];
+  const consumers = [await bootRebuildConsumers(config, run, projections)];
   try {
-    // Started together (each takes a second or two to boot); those that started are closed below
-    // even when another did not.
-    const forked = await Promise.allSettled(
-      Array.from({ length: workers - 1 }, () => forkRebuildWorker(config, run, projections)),
-    );
-    for (const f of forked) if (f.status === 'fulfilled') consumers.push(f.value);
-    const refused = forked.find((f) => f.status === 'rejected');
-    if (refused) throw refused.reason;
+    consumers.push(...(await workers.booted()));
+    await Promise.all(consumers.map((c) => c.start()));
     for (;;) {
       const failure = consumers.map((c) => c.failure?.()).find((f) => f);
       if (failure) throw failure;
@@ -122,6 +124,38 @@ async function consumeUpToTargets(
     await closeAll(consumers);
     throw error;
   }
+}
+
+interface BootingWorkers {
+  /** Every worker, once all have booted; rejects when one failed. */
+  booted(): Promise<RebuildConsumers[]>;
+  /** Stops every worker that booted (again, harmlessly, those already closed). */
+  close(): Promise<void>;
+}
+
+/**
+ * Forks `count` workers at once: each boots (a second process loading the app takes seconds) while
+ * this one sets the rebuild up, and consumes only once started.
+ */
+function forkWorkers(
+  count: number,
+  config: ProjectionStoreSettings,
+  run: string,
+  projections: ProjectionDefinition[],
+): BootingWorkers {
+  // Settled as soon as they are forked: a worker failing while this process prepares is no unhandled rejection.
+  const forked = Promise.allSettled(Array.from({ length: count }, () => forkRebuildWorker(config, run, projections)));
+  const booted = async () => (await forked).flatMap((f) => (f.status === 'fulfilled' ? [f.value] : []));
+  return {
+    booted: async () => {
+      const refused = (await forked).find((f) => f.status === 'rejected');
+      if (refused) throw refused.reason;
+      return booted();
+    },
+    close: async () => {
+      await closeAll(await booted());
+    },
+  };
 }
 
 const closeAll = (consumers: RebuildConsumers[]) => Promise.all(consumers.map((c) => c.close()));
@@ -139,6 +173,21 @@ export async function rebuildProjections(
 ): Promise<RebuildResult> {
   const started = Date.now();
   const run = `rebuild_${started.toString(36)}`;
+  const forked = forkWorkers(workers - 1, config, run, projections);
+  try {
+    return await rebuildRun(config, projections, onProgress, { run, started, workers: forked });
+  } finally {
+    // Closed by now, unless the rebuild failed before it started them.
+    await forked.close();
+  }
+}
+
+async function rebuildRun(
+  config: ProjectionStoreSettings,
+  projections: ProjectionDefinition[],
+  onProgress: (progress: RebuildProgress) => void,
+  { run, started, workers }: { run: string; started: number; workers: BootingWorkers },
+): Promise<RebuildResult> {
   const group = rebuildGroups(config, run);
   const tables = projections.flatMap((p) => p.tables);
   const owner = await ownerDataSource(config.database).initialize();
