@@ -5,8 +5,13 @@ import { DeadLetter, REDRIVE_PROJECTION_HEADER } from './dead-letters';
 import { ProjectedRecord } from './projection-types';
 import { PayloadOpener, SEALED_HEADER } from './sealing';
 
-const headerText = (value: unknown): string | undefined =>
-  value === undefined ? undefined : Array.isArray(value) ? String(value[0]) : String(value);
+function headerText(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const first: unknown = Array.isArray(value) ? value[0] : value;
+  // The Buffer's own toString: String() of a Buffer looks the conversion up first, which took twice
+  // as long, for six headers of every record of every consumer.
+  return Buffer.isBuffer(first) ? first.toString() : String(first);
+}
 
 /** Only the headers the envelope is read from: decoding every header of every record costs. */
 const envelopeHeaders = ({ headers = {} }: KafkaMessage) => ({
