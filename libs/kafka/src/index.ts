@@ -1,3 +1,4 @@
+export * from './all-settled';
 export * from './checkpoint-store';
 export * from './dead-letter-commands';
 export * from './dead-letter-records';

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { z } from 'zod';
+import { allSettledOrFirstError } from './all-settled';
 import { lowest, MemberCheckpoint, needsLowWatermark, nextOf, planBatch, resumeAt } from './batch-plan';
 import { CheckpointStore } from './checkpoint-store';
 import { CommitGroups } from './commit-groups';
@@ -413,10 +414,4 @@ export class ProjectionRunner<T> {
       for (const seconds of latencies) histogram.observe(seconds);
     }
   }
-}
-
-/** Waits for every one, then throws the first failure: none is left running, or unobserved, behind it. */
-async function allSettledOrFirstError(work: Promise<void>[]): Promise<void> {
-  const failed = (await Promise.allSettled(work)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) throw failed.reason;
 }

@@ -5,7 +5,7 @@ import {
   prepareRebuildSchema,
   swapInFinished,
 } from '@agentwatch/db';
-import { createKafka, ProjectionDefinition } from '@agentwatch/kafka';
+import { allSettledOrFirstError, createKafka, ProjectionDefinition } from '@agentwatch/kafka';
 import { DataSource } from 'typeorm';
 import { ProjectionStoreSettings } from './projector.module';
 import { bootRebuildConsumers, RebuildConsumers } from './rebuild-consumers';
@@ -213,9 +213,15 @@ async function rebuildRun(
         rebuild: group(p.name),
         live: `${config.kafka.prefix}projector.${p.name}`,
       }));
-      await finishRebuild(owner, run, tables);
       await withTenants(async (tenants) => {
-        for (const tenant of tenants) await finishRebuild(tenant, run, tables);
+        // The shared database's copies and the tenant databases' are finished side by side, each on
+        // its own connection: building the deferred indexes is most of a large replay's finish.
+        await allSettledOrFirstError([
+          finishRebuild(owner, run, tables),
+          (async () => {
+            for (const tenant of tenants) await finishRebuild(tenant, run, tables);
+          })(),
+        ]);
         // Each tenant database is swapped in while the shared database's swap holds the live
         // checkpoints: the live projector's transactions in a tenant database check those (see
         // TenantCommits), so none writes into swapped-in tables from a position the swap is replacing,
