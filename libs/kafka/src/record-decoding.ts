@@ -8,8 +8,8 @@ import { PayloadOpener, SEALED_HEADER } from './sealing';
 function headerText(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   const first: unknown = Array.isArray(value) ? value[0] : value;
-  // The Buffer's own toString: String() of a Buffer looks the conversion up first, which took twice
-  // as long, for six headers of every record of every consumer.
+  // The Buffer's own toString: String() of a Buffer looks the conversion up first, about twice the
+  // cost, paid for six headers of every record in every consumer.
   return Buffer.isBuffer(first) ? first.toString() : String(first);
 }
 

@@ -48,8 +48,8 @@ export class TopicTail<T> {
       // A reader with one member: no other member's join to wait for.
       rebalanceTimeout: 10_000,
       // A caught-up reader's fetch waits this long for a record, and a stop waits for that fetch:
-      // kafkajs's default of 5 s made a replay start (it reads the routes, then stops) and every
-      // app's shutdown take up to 5 s longer. A record still arrives as soon as it is appended;
+      // kafkajs's default of 5 s would hold a replay's start (it reads the routes, then stops) and
+      // every app's shutdown for up to 5 s. A record still arrives as soon as it is appended;
       // what this costs is an empty fetch twice a second while the topic is quiet.
       maxWaitTimeInMs: TAIL_FETCH_WAIT_MS,
     });
