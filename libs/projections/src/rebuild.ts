@@ -177,7 +177,8 @@ export async function rebuildProjections(
   try {
     return await rebuildRun(config, projections, onProgress, { run, started, workers: forked });
   } finally {
-    // Closed by now, unless the rebuild failed before it started them.
+    // Closed by now, unless the rebuild failed before its consumers took them over (a set-up step, or
+    // another worker that did not boot).
     await forked.close();
   }
 }
