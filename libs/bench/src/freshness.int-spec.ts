@@ -97,6 +97,17 @@ describe('the bench freshness measurement', () => {
         expect(measured).toBeLessThanOrEqual(expected[figure][p] * (1 + relativePrecision) + pollMs + 150);
       }
     }
+    // The timeline lists the markers in ack order (concurrency 1: the k-th marker is the k-th ack),
+    // each with its own figures, so it shows the delays growing as the server made them grow.
+    expect(freshness.timeline).toHaveLength(MARKERS);
+    freshness.timeline.forEach((marker, k) => {
+      if (k > 0) expect(marker.ackedAtS).toBeGreaterThanOrEqual(freshness.timeline[k - 1].ackedAtS);
+      expect(marker.queryableMs).toBeGreaterThanOrEqual(queryableDelay(k) - 35);
+      expect(marker.queryableMs).toBeLessThanOrEqual(queryableDelay(k) * (1 + relativePrecision) + pollMs + 150);
+      expect(marker.scoredMs).toBeGreaterThanOrEqual(scoredDelay(k) - 35);
+      expect(marker.scoredMs).toBeLessThanOrEqual(scoredDelay(k) * (1 + relativePrecision) + pollMs + 150);
+    });
+    expect(freshness.timeline[0].ackedAtS).toBe(0);
   });
 
   it('probes a marker that takes long less and less often, so the probes do not load the API under test', async () => {

@@ -40,6 +40,12 @@ export interface FreshnessReport {
   /** Probe requests sent, and how long from the first marker's ack to the last marker's end. */
   probes: number;
   probingMs: number;
+  /**
+   * Each marker in ack order: seconds from the first ack to its own, and its two figures (null: not
+   * seen in time). Whether the waits grew, shrank or held over the phase: a stack still working off
+   * its warm-up has percentiles that a steady one at the same load would not.
+   */
+  timeline: { ackedAtS: number; queryableMs: number | null; scoredMs: number | null }[];
 }
 
 interface Pending {
@@ -92,7 +98,19 @@ export class FreshnessTracker {
       relativePrecision: this.options.relativePrecision,
       probes: this.probes,
       probingMs: this.firstAck === undefined ? 0 : performance.now() - this.firstAck,
+      timeline: this.timeline(),
     };
+  }
+
+  private timeline(): FreshnessReport['timeline'] {
+    const first = this.firstAck ?? 0;
+    return [...this.done]
+      .sort((a, b) => a.ackedAt - b.ackedAt)
+      .map((p) => ({
+        ackedAtS: Math.round(p.ackedAt - first) / 1000,
+        queryableMs: p.queryableMs === undefined ? null : Math.round(p.queryableMs),
+        scoredMs: p.scoredMs === undefined ? null : Math.round(p.scoredMs),
+      }));
   }
 
   /** Probes the markers that are due; one probe per marker at a time, so a slow API gets no pile-up. */

@@ -28,10 +28,16 @@ const Record: (r: RecordInput) => Encoded = require(`${kafkajsRoot}src/protocol/
 const { RecordBatch } = require(`${kafkajsRoot}src/protocol/recordBatch/v0`) as {
   RecordBatch: (b: {
     firstOffset?: string;
-    firstTimestamp: number;
-    maxTimestamp: number;
+    // A message's own timestamp is a string of milliseconds, as kafkajs takes it.
+    firstTimestamp: number | string;
+    maxTimestamp: number | string;
+    producerId?: unknown;
+    producerEpoch?: number;
+    firstSequence?: number;
+    transactional?: boolean;
+    lastOffsetDelta?: number;
     records: Encoded[];
-  }) => Promise<Encoded>;
+  }) => Promise<Encoded & { size: () => number }>;
 };
 const murmur2: (key: string | Buffer) => number = require(`${kafkajsRoot}src/producer/partitioners/default/murmur2`);
 const { DefaultPartitioner } = require(`${kafkajsRoot}src/producer/partitioners`) as {
@@ -91,6 +97,92 @@ const UNPATCHED_BATCH =
   '00cc010009e0c5080001060a6d756c746902780a6d756c74690679c3a9066269678c01' +
   '7a'.repeat(70);
 
+interface ProduceMessage {
+  key: string | Buffer | null;
+  value: string | Buffer | null;
+  timestamp?: string;
+  headers: Record<string, string | string[] | Buffer>;
+}
+interface TopicData {
+  topic: string;
+  partitions: { partition: number; firstSequence: number; messages: ProduceMessage[] }[];
+}
+const Long: { fromInt: (n: number) => unknown } = require(`${kafkajsRoot}src/utils/long`);
+const Encoder: new () => Encoded & {
+  writeInt16: (n: number) => unknown;
+  writeInt32: (n: number) => unknown;
+  writeString: (s: string | null) => unknown;
+  writeArray: (items: Encoded[]) => unknown;
+  writeEncoder: (e: Encoded) => unknown;
+  size: () => number;
+} = require(`${kafkajsRoot}src/protocol/encoder`);
+const produceRequest: (r: {
+  acks: number;
+  timeout: number;
+  transactionalId: string | null;
+  producerId: unknown;
+  producerEpoch: number;
+  topicData: TopicData[];
+}) => { apiKey: number; apiVersion: number; encode: () => Promise<Encoded> } = require(
+  `${kafkajsRoot}src/protocol/requests/produce/v3/request`,
+);
+const encodeRequest: (r: { correlationId: number; clientId: string; request: unknown }) => Promise<Encoded> = require(
+  `${kafkajsRoot}src/protocol/request`,
+);
+
+// A produce request as the broker receives it (size, header, payload), covering null, byte and
+// non-ASCII keys and values, a repeated header, a header past the short-string path, an empty
+// partition, a message with its own timestamp and two topics; Date.now is 1,700,000,000,000.
+const produceTopicData: TopicData[] = [
+  {
+    topic: 'ingest.events.v1',
+    partitions: [
+      {
+        partition: 2,
+        firstSequence: 17,
+        messages: [
+          { key: 'session-1', value: '{"n":1}', headers: { ce_id: 'a', 'content-type': 'application/json' } },
+          {
+            key: null,
+            value: Buffer.from('é'.repeat(3)),
+            headers: { clé: 'vé', multi: ['x', ''], big: 'z'.repeat(70) },
+          },
+          { key: Buffer.from('k'), value: null, timestamp: '1700000000500', headers: { b: Buffer.from('bytes') } },
+        ],
+      },
+      { partition: 5, firstSequence: 0, messages: [] },
+    ],
+  },
+  {
+    topic: 'tøpic',
+    partitions: [{ partition: 0, firstSequence: 3, messages: [{ key: 'clé', value: 'ü', headers: {} }] }],
+  },
+];
+const UNPATCHED_PRODUCE_REQUEST =
+  '000001df000000030000002a000a6167656e747761746368ffffffff00007530000000020010696e676573742e6576656e74732e76310000' +
+  '000200000002000000fe0000000000000000000000f200000000022a2e9ec30000000000020000018bcfe569f40000018bcfe569f4000000' +
+  '000000004d000300000011000000037a00e707001273657373696f6e2d310e7b226e223a317d040a63655f6964026118636f6e74656e742d' +
+  '74797065206170706c69636174696f6e2f6a736f6ee20100e70702010cc3a9c3a9c3a90808636cc3a90676c3a90a6d756c746902780a6d75' +
+  '6c746900066269678c017a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a' +
+  '7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a7a1e000004026b010202620a6279746573000000050000003d0000000000000000' +
+  '000000310000000002d2a467720000ffffffff0000018bcfe568000000018bcfe56800000000000000004d00030000000000000000000674' +
+  'c3b870696300000001000000000000004a00000000000000000000003e00000000026c0c5b400000000000000000018bcfe568000000018b' +
+  'cfe56800000000000000004d000300000003000000011800000008636cc3a904c3bc00';
+
+const encodeProduceRequest = (topicData: TopicData[], transactionalId: string | null = null) =>
+  encodeRequest({
+    correlationId: 42,
+    clientId: 'agentwatch',
+    request: produceRequest({
+      acks: -1,
+      timeout: 30000,
+      transactionalId,
+      producerId: Long.fromInt(77),
+      producerEpoch: 3,
+      topicData,
+    }),
+  });
+
 const encodeBatch = () =>
   RecordBatch({ firstTimestamp: 1_700_000_000_000, maxTimestamp: 1_700_000_000_005, records: records.map(Record) });
 
@@ -102,6 +194,108 @@ describe('the kafkajs patch', () => {
     expect(decoder).toContain("this.buffer.toString('utf8', this.offset, this.offset + byteLength)");
     expect(murmur2.toString()).toContain('Math.imul');
     expect(groupMessagesPerPartition.toString()).toContain('current.push(message)');
+    const produce = fs.readFileSync(`${kafkajsRoot}src/protocol/requests/produce/v3/request.js`, 'utf8');
+    expect(produce).toContain('encodeInPlace');
+  });
+
+  it('encodes a produce request, its records written in place, to the same bytes as unpatched kafkajs 2.2.4', async () => {
+    jest.spyOn(Date, 'now').mockReturnValue(1_700_000_000_000);
+    try {
+      expect((await encodeProduceRequest(produceTopicData)).buffer.toString('hex')).toBe(UNPATCHED_PRODUCE_REQUEST);
+    } finally {
+      jest.restoreAllMocks();
+    }
+  });
+
+  it('writes many varied records in place exactly as records encoded one by one and batched', async () => {
+    // Strings around the short-string cut-off (64), ASCII and not, at every position of a record.
+    const text = (i: number) => (i % 5 === 0 ? 'é' : 'a').repeat(i % 130) + (i % 7 === 0 ? 'ü' : '');
+    const messages = (n: number, seed: number): ProduceMessage[] =>
+      Array.from({ length: n }, (_, k) => {
+        const i = k + seed;
+        return {
+          key: i % 11 === 0 ? null : text(i),
+          value: i % 13 === 0 ? null : i % 3 === 0 ? Buffer.from(text(i * 5)) : text(i * 5),
+          timestamp: i % 17 === 0 ? String(1_700_000_000_000 + i * 1_000_000) : undefined,
+          headers: { [text(i + 1) || 'h']: text(i * 3), org_id: ['0190a3f2-7c1e-7b7a-9d4e-1f2a3b4c5d6e', text(i)] },
+        };
+      });
+    const topicData: TopicData[] = [
+      {
+        topic: 't',
+        partitions: [0, 1, 2].map((p) => ({ partition: p, firstSequence: p * 7, messages: messages(150, p * 1000) })),
+      },
+    ];
+    // The request as unpatched kafkajs's produce/v3 composes it: a buffer per record, batch, partition and topic.
+    const oneByOne = async (transactionalId: string | null) => {
+      const partitions = await Promise.all(
+        topicData[0].partitions.map(async ({ partition, firstSequence, messages: batch }) => {
+          const stamps = batch
+            .map((m) => m.timestamp)
+            .filter((t): t is string => t != null)
+            .sort();
+          const first = stamps[0] ?? 1_700_000_000_000;
+          const recordBatch = await RecordBatch({
+            firstTimestamp: first,
+            maxTimestamp: stamps[stamps.length - 1] ?? 1_700_000_000_000,
+            producerId: Long.fromInt(77),
+            producerEpoch: 3,
+            firstSequence,
+            transactional: !!transactionalId,
+            lastOffsetDelta: batch.length - 1,
+            records: batch.map((m, i) =>
+              Record({
+                key: m.key,
+                value: m.value,
+                headers: m.headers,
+                offsetDelta: i,
+                timestampDelta: Number(m.timestamp ?? 1_700_000_000_000) - Number(first),
+              }),
+            ),
+          });
+          // And each record reads back as its message: the bytes of its text, whatever path wrote them.
+          const { records: decoded } = await decodeBatch(new Decoder(recordBatch.buffer));
+          const bytes = (v: string | Buffer | null) => (v === null ? null : Buffer.from(v).toString('hex'));
+          expect(decoded.map((r) => [bytes(r.key), bytes(r.value), Object.keys(r.headers)])).toEqual(
+            batch.map((m) => [bytes(m.key), bytes(m.value), Object.keys(m.headers)]),
+          );
+          expect(decoded.map((r) => Object.values(r.headers).flat().map(bytes))).toEqual(
+            batch.map((m) => Object.values(m.headers).flat().map(bytes)),
+          );
+          const encoded = new Encoder();
+          encoded.writeInt32(partition);
+          encoded.writeInt32(recordBatch.size());
+          encoded.writeEncoder(recordBatch);
+          return encoded;
+        }),
+      );
+      const topic = new Encoder();
+      topic.writeString('t');
+      topic.writeArray(partitions);
+      const payload = new Encoder();
+      payload.writeString(transactionalId);
+      payload.writeInt16(-1);
+      payload.writeInt32(30000);
+      payload.writeArray([topic]);
+      const framed = new Encoder();
+      framed.writeInt32(2 + 2 + 4 + 2 + 'agentwatch'.length + payload.size());
+      framed.writeInt16(0); // Produce
+      framed.writeInt16(3);
+      framed.writeInt32(42);
+      framed.writeString('agentwatch');
+      framed.writeEncoder(payload);
+      return framed.buffer.toString('hex');
+    };
+    jest.spyOn(Date, 'now').mockReturnValue(1_700_000_000_000);
+    try {
+      for (const transactionalId of [null, 'tx-1']) {
+        expect((await encodeProduceRequest(topicData, transactionalId)).buffer.toString('hex')).toBe(
+          await oneByOne(transactionalId),
+        );
+      }
+    } finally {
+      jest.restoreAllMocks();
+    }
   });
 
   it('encodes records and their batch to the same bytes as unpatched kafkajs 2.2.4', async () => {
