@@ -17,7 +17,7 @@ describe('CheckpointStore.current (the fencing read of a tenant transaction)', (
     store = new CheckpointStore(dataSource);
     await dataSource.query(
       `INSERT INTO projection_checkpoints (consumer_group, topic, partition, next_offset)
-       VALUES ($1, $3, 0, 42), ($2, $3, 0, 7)`,
+       VALUES ($1, $3, 0, 42), ($2, $3, 0, 7), ($1, $3, 2, 99)`,
       [events, scores, topic],
     );
   });
@@ -27,15 +27,22 @@ describe('CheckpointStore.current (the fencing read of a tenant transaction)', (
     await dataSource.destroy();
   });
 
-  it('reads the named groups’ checkpoints, leaving out a group without one', async () => {
-    const current = await store.current([events, scores, absent], topic, 0);
+  it('reads the named groups’ checkpoints in each named partition, leaving out a group without one', async () => {
+    const current = await store.current([events, scores, absent], topic, [0, 1, 2]);
     expect(current).toEqual(
       new Map([
-        [events, '42'],
-        [scores, '7'],
+        [
+          0,
+          new Map([
+            [events, '42'],
+            [scores, '7'],
+          ]),
+        ],
+        [1, new Map()],
+        [2, new Map([[events, '99']])],
       ]),
     );
-    expect(await store.current([events], topic, 1)).toEqual(new Map());
+    expect(await store.current([scores], topic, [2])).toEqual(new Map([[2, new Map()]]));
   });
 
   it('says "moving", without waiting, while another transaction is changing one of them', async () => {
@@ -43,11 +50,14 @@ describe('CheckpointStore.current (the fencing read of a tenant transaction)', (
     await runner.startTransaction();
     try {
       await runner.query(
-        'UPDATE projection_checkpoints SET next_offset = 43 WHERE consumer_group = $1 AND topic = $2',
+        'UPDATE projection_checkpoints SET next_offset = 43 WHERE consumer_group = $1 AND topic = $2 AND partition = 0',
         [events, topic],
       );
-      expect(await store.current([events, scores], topic, 0)).toBe('moving');
-      expect(await store.current([scores], topic, 0)).toEqual(new Map([[scores, '7']]));
+      expect(await store.current([events, scores], topic, [0])).toBe('moving');
+      // One locked row makes the whole read 'moving', whichever partitions it names with it.
+      expect(await store.current([events], topic, [2, 0])).toBe('moving');
+      expect(await store.current([scores], topic, [0])).toEqual(new Map([[0, new Map([[scores, '7']])]]));
+      expect(await store.current([events], topic, [2])).toEqual(new Map([[2, new Map([[events, '99']])]]));
     } finally {
       await runner.rollbackTransaction();
       await runner.release();
@@ -64,7 +74,7 @@ describe('CheckpointStore.current (the fencing read of a tenant transaction)', (
     let unflushed = 0;
     for (let i = 0; i < 50; i++) {
       const before = await lsn('insert');
-      await store.current([events, scores], topic, 0);
+      await store.current([events, scores], topic, [0]);
       const [{ behind }] = await dataSource.query('SELECT $1::pg_lsn < $2::pg_lsn AS behind', [
         await lsn('flush'),
         before,

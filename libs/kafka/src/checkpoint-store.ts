@@ -24,9 +24,12 @@ export class CheckpointStore {
   }
 
   /**
-   * The members' checkpoints (a group without one is absent), or 'moving' while a transaction is
-   * changing any of them (a commit, a rebuild's swap): never waits for that transaction. What a
-   * tenant database's transaction checks its positions by, one statement for all its members.
+   * The members' checkpoints in each of the partitions (a group without one is absent from its
+   * partition's map), or 'moving' while a transaction is changing any of them (a commit, a rebuild's
+   * swap): never waits for that transaction. What a tenant database's transaction checks its
+   * positions by: one statement for all its members and all the partitions whose batches share it
+   * (a statement per partition was a round trip to the shared database per partition and tenant
+   * database in every fetch).
    *
    * Locking rows gives the statement's transaction an id, so on a server with `synchronous_commit =
    * on` its commit would wait for a WAL flush, once per tenant transaction: sampled in the bench's
@@ -34,16 +37,22 @@ export class CheckpointStore {
    * commit and leave nothing to keep, so the statement commits asynchronously (`set_config` with
    * `is_local` lasts until the end of its own transaction: one round trip, not a BEGIN … COMMIT).
    */
-  async current(groups: string[], topic: string, partition: number): Promise<Map<string, string> | 'moving'> {
+  async current(
+    groups: string[],
+    topic: string,
+    partitions: readonly number[],
+  ): Promise<Map<number, Map<string, string>> | 'moving'> {
     try {
-      const rows: { consumer_group: string; next_offset: string }[] = await this.dataSource.query(
-        prepared(`SELECT consumer_group, next_offset FROM ${this.table}
-          WHERE consumer_group = ANY($1) AND topic = $2 AND partition = $3
+      const rows: { consumer_group: string; partition: number; next_offset: string }[] = await this.dataSource.query(
+        prepared(`SELECT consumer_group, partition, next_offset FROM ${this.table}
+          WHERE consumer_group = ANY($1) AND topic = $2 AND partition = ANY($3::int[])
             AND set_config('synchronous_commit', 'off', true) IS NOT NULL
           FOR SHARE NOWAIT`),
-        [groups, topic, partition],
+        [groups, topic, partitions],
       );
-      return new Map(rows.map((r) => [r.consumer_group, r.next_offset]));
+      const current = new Map(partitions.map((partition) => [partition, new Map<string, string>()]));
+      for (const row of rows) current.get(row.partition)?.set(row.consumer_group, row.next_offset);
+      return current;
     } catch (error) {
       if (sqlstateOf(error) === LOCK_NOT_AVAILABLE) return 'moving';
       throw error;

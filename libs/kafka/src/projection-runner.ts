@@ -391,7 +391,7 @@ export class ProjectionRunner<T> {
       positions: positions.filter((p) => p.member.routing !== 'shared').map((p) => ({ ...p })),
       messages,
       deadLetters: this.deadLetters,
-      sharedCheckpoints: (groups) => this.store.current(groups, topic, partition),
+      sharedCheckpoints: (groups, partitions) => this.store.current(groups, topic, partitions),
     });
   }
 

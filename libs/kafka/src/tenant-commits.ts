@@ -24,8 +24,11 @@ export interface TenantCommitsOptions<T> {
   positions: MemberPosition<T>[];
   messages: Map<string, KafkaMessage>;
   deadLetters: DeadLetterSender;
-  /** The members' checkpoints in the shared database now, 'moving' while another transaction changes one. */
-  sharedCheckpoints: (groups: string[]) => Promise<Map<string, string> | 'moving'>;
+  /**
+   * The members' checkpoints in the shared database now, per partition of this topic, 'moving'
+   * while another transaction changes one (CheckpointStore.current).
+   */
+  sharedCheckpoints: (groups: string[], partitions: number[]) => Promise<Map<number, Map<string, string>> | 'moving'>;
 }
 
 /**
@@ -91,7 +94,7 @@ export class TenantCommits<T> implements RunCommitter<ProjectedRecord<T>> {
         commits.o.positions.map((position) => ({ position, partition: commits.o.partition, next })),
       );
       const stored = await lockCheckpoints(tx, o.table, o.topic, slots);
-      for (const { commits } of batches) await commits.assertStillOwned();
+      await TenantCommits.assertStillOwned(batches.map(({ commits }) => commits));
       const applying = new Map<string, { member: MemberPosition<T>['member']; records: ProjectedRecord<T>[] }>();
       for (const { commits, records } of batches) {
         for (const position of commits.o.positions) {
@@ -125,7 +128,7 @@ export class TenantCommits<T> implements RunCommitter<ProjectedRecord<T>> {
       const refusals: DeadLetter[] = [];
       const slots = this.o.positions.map((position) => ({ position, partition: this.o.partition, next }));
       const stored = await lockCheckpoints(tx, this.o.table, this.o.topic, slots);
-      await this.assertStillOwned();
+      await TenantCommits.assertStillOwned([this]);
       for (const position of this.o.positions) {
         const unseen = unseenHere(position, stored.get(slotKey(position.member.group, this.o.partition)), records);
         if (unseen.length > 0) await applyTo(tx, position, unseen, refusals);
@@ -137,17 +140,22 @@ export class TenantCommits<T> implements RunCommitter<ProjectedRecord<T>> {
   }
 
   /**
-   * Fencing, under this database's checkpoint locks: once the consumer's position moved under this
+   * Fencing, under this database's checkpoint locks: once the consumer's position moved under a
    * runner (a rebalance, a rebuild swapped in), it must not move these checkpoints past records it
    * never read. A position being moved right now counts as moved: waiting for that transaction here,
-   * holding these locks, could wait on a rebuild that waits for them in turn.
+   * holding these locks, could wait on a rebuild that waits for them in turn. The batches sharing a
+   * transaction (partitions of one topic) are checked in one read of the shared database.
    */
-  private async assertStillOwned(): Promise<void> {
-    const shared = await this.o.sharedCheckpoints(this.o.positions.map((p) => p.member.group));
-    const moved = this.o.positions.find(
-      (p) => shared === 'moving' || (shared.get(p.member.group) ?? null) !== p.expected,
-    );
-    if (moved) throw new FencedError(moved.member.group);
+  private static async assertStillOwned<T>(batches: TenantCommits<T>[]): Promise<void> {
+    const groups = [...new Set(batches.flatMap(({ o }) => o.positions.map((p) => p.member.group)))];
+    const partitions = [...new Set(batches.map(({ o }) => o.partition))];
+    const shared = await batches[0].o.sharedCheckpoints(groups, partitions);
+    for (const { o } of batches) {
+      const moved = o.positions.find(
+        (p) => shared === 'moving' || (shared.get(o.partition)?.get(p.member.group) ?? null) !== p.expected,
+      );
+      if (moved) throw new FencedError(moved.member.group);
+    }
   }
 
   private refusal(record: ProjectedRecord<T>, projection: string, error: unknown): DeadLetter {
