@@ -27,9 +27,9 @@ export class CheckpointStore {
    * The members' checkpoints in each of the partitions (a group without one is absent from its
    * partition's map), or 'moving' while a transaction is changing any of them (a commit, a rebuild's
    * swap): never waits for that transaction. What a tenant database's transaction checks its
-   * positions by: one statement for all its members and all the partitions whose batches share it
-   * (a statement per partition was a round trip to the shared database per partition and tenant
-   * database in every fetch).
+   * positions by: one statement for all its members and all the partitions whose batches share it,
+   * not one per partition (a round trip to the shared database per partition and tenant database in
+   * every fetch, made while the tenant's checkpoint rows are locked).
    *
    * Locking rows gives the statement's transaction an id, so on a server with `synchronous_commit =
    * on` its commit would wait for a WAL flush, once per tenant transaction: sampled in the bench's
