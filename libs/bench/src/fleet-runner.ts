@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { request } from 'undici';
+import { Agent, Dispatcher, request } from 'undici';
 import type { DaemonIdentity, FleetBatch } from './domain/fleet';
 
 /** A batch whose request body is already built, so sending it costs the generator no JSON work. */
@@ -59,9 +59,16 @@ export function prepareBatches(batches: Iterable<FleetBatch>, gzip = false): Pre
  * `fetch`: the WHATWG streams and objects of `fetch` took about a quarter of the load generator's
  * CPU during the freshness phase, on the cores the system under test needs.
  */
-async function postIngest(apiUrl: string, token: string, body: Buffer, gzip: boolean): Promise<number | string> {
+async function postIngest(
+  dispatcher: Dispatcher,
+  apiUrl: string,
+  token: string,
+  body: Buffer,
+  gzip: boolean,
+): Promise<number | string> {
   try {
     const response = await request(`${apiUrl}/v1/ingest`, {
+      dispatcher,
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -109,6 +116,11 @@ export async function registerDaemons(
  * Sends batches to POST /v1/ingest (the daemon's mixed route) with at most `concurrency` requests in
  * flight, paced to `rate` when set. A request counts as accepted only on HTTP 200, which the API
  * answers after the broker acknowledged every record.
+ *
+ * Each call opens connections of its own and closes them at its end. Kept across calls, a connection
+ * left idle while this process was busy (building the next phase's bodies) could be closed by the
+ * server's keep-alive timeout before this process saw it, and the first request sent on it then got
+ * no answer ("other side closed").
  */
 export async function sendBatches<B extends FleetBatch | PreparedBatch>(
   batches: Iterable<B>,
@@ -116,6 +128,7 @@ export async function sendBatches<B extends FleetBatch | PreparedBatch>(
 ): Promise<SendResult> {
   const iterator = batches[Symbol.iterator]();
   const result: SendResult = { requests: 0, accepted: 0, failed: 0, statuses: {}, bytes: 0, elapsedMs: 0 };
+  const dispatcher = new Agent();
   const start = performance.now();
   let offered = 0;
   const worker = async () => {
@@ -135,7 +148,7 @@ export async function sendBatches<B extends FleetBatch | PreparedBatch>(
       const body = 'body' in batch ? batch.body : bodyOf(batch.items, gzip);
       result.bytes += body.length;
       result.requests++;
-      const status = await postIngest(options.apiUrl, options.tokens[batch.daemon], body, gzip);
+      const status = await postIngest(dispatcher, options.apiUrl, options.tokens[batch.daemon], body, gzip);
       result.statuses[String(status)] = (result.statuses[String(status)] ?? 0) + 1;
       if (status === 200) {
         result.accepted += sizeOf(batch);
@@ -146,7 +159,11 @@ export async function sendBatches<B extends FleetBatch | PreparedBatch>(
       }
     }
   };
-  await Promise.all(Array.from({ length: options.concurrency }, worker));
-  result.elapsedMs = performance.now() - start;
-  return result;
+  try {
+    await Promise.all(Array.from({ length: options.concurrency }, worker));
+    result.elapsedMs = performance.now() - start;
+    return result;
+  } finally {
+    await dispatcher.close();
+  }
 }
