@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EVENT_RECORDED_TYPE, EventIngestItem, TOPICS, toWire } from '@agentwatch/contracts';
+import { deadLetterTopic, EVENT_RECORDED_TYPE, EventIngestItem, TOPICS, toWire } from '@agentwatch/contracts';
 import { databaseConfigFromEnv } from '@agentwatch/db';
 import { eventKey, recordEvents } from '@agentwatch/ingest';
 import { createKafka, EventPublisher, ensureTopics, kafkaSettingsFromEnv } from '@agentwatch/kafka';
@@ -184,5 +184,14 @@ describe('scoring worker: throughput and exactly-once score projection', () => {
     const kept = (rows: { event_id: string; scored_at: Date }[]) => rows.filter((r) => !lostIds.has(r.event_id));
     expect(kept(now)).toEqual(kept(stored));
     expect(await hourlyTotals()).toEqual(totals);
+    // Skipped, not refused: a score stored already is no reason to dead-letter its event.
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      const deadLetters = await admin.fetchTopicOffsets(settings.prefix + deadLetterTopic(TOPICS.ingestEvents.name));
+      expect(deadLetters.reduce((sum, p) => sum + Number(p.high), 0)).toBe(0);
+    } finally {
+      await admin.disconnect();
+    }
   });
 });

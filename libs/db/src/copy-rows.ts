@@ -4,8 +4,8 @@ import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { EntityManager } from 'typeorm';
 import { binaryCopyRows, CopyType, CopyValue } from './binary-copy';
+import { writeOnceSkippingKnown } from './write-once';
 
-const UNIQUE_VIOLATION = '23505';
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 
 export interface CopyColumn {
@@ -35,9 +35,8 @@ async function copyRows(tx: EntityManager, table: string, columns: readonly Copy
 /**
  * COPY costs Postgres well under an INSERT … SELECT FROM unnest of the same rows, but it has no ON
  * CONFLICT. Rows are copied inside a savepoint; when one of them exists already (a redelivered or
- * replayed batch), the savepoint is rolled back and `fallback` writes the batch, skipping what is there.
- * The statements that follow in the transaction run inside the savepoint; a later ROLLBACK TO an
- * enclosing savepoint, or the transaction's COMMIT or ROLLBACK, ends it with them.
+ * replayed batch), the savepoint is rolled back and `fallback` writes the batch, skipping what is
+ * there (writeOnceSkippingKnown).
  *
  * The binary format spares Postgres every field's text parser (a COPY of 60,000 events: 7.9–8.5
  * against 10.3–11.4 µs per row in text). A batch holding a value with no exact binary form here
@@ -59,13 +58,5 @@ export async function copyRowsOnce(
     await fallback();
     return;
   }
-  await tx.query('SAVEPOINT copy_rows');
-  try {
-    await copyRows(tx, table, columns, data);
-  } catch (error) {
-    if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
-    await tx.query('ROLLBACK TO SAVEPOINT copy_rows');
-    await fallback();
-  }
-  // Not released: a savepoint left open commits with its transaction, and RELEASE was a round trip of its own.
+  await writeOnceSkippingKnown(tx, () => copyRows(tx, table, columns, data), fallback);
 }

@@ -10,3 +10,4 @@ export * from './org-scope';
 export * from './postgres-health';
 export * from './rebuild';
 export * from './scoped-transaction';
+export * from './write-once';
