@@ -19,7 +19,7 @@ interface DecodedRecord {
   value: Buffer | null;
   offset: string;
   timestamp: string;
-  headers: Record<string, Buffer | Buffer[]>;
+  headers: Record<string, string | Buffer | (string | Buffer)[]>;
 }
 
 // kafkajs's protocol modules are internal: resolved from the installed package, as the client uses them.
@@ -66,7 +66,9 @@ const crc32C: ((buffer: Buffer) => number) & { implementation: string } = requir
   `${kafkajsRoot}src/protocol/recordBatch/crc32C`,
 );
 const javascriptCrc32C: (buffer: Buffer) => number = require(`${kafkajsRoot}src/protocol/recordBatch/crc32C/crc32C`);
-const Decoder: new (buffer: Buffer) => unknown = require(`${kafkajsRoot}src/protocol/decoder`);
+const Decoder: new (buffer: Buffer) => { readVarInt: () => number; offset: number } = require(
+  `${kafkajsRoot}src/protocol/decoder`,
+);
 const decodeBatch: (d: unknown) => Promise<{ records: DecodedRecord[] }> = require(
   `${kafkajsRoot}src/protocol/recordBatch/v0/decoder`,
 );
@@ -114,6 +116,8 @@ const Encoder: new () => Encoded & {
   writeString: (s: string | null) => unknown;
   writeArray: (items: Encoded[]) => unknown;
   writeEncoder: (e: Encoded) => unknown;
+  writeVarInt: (n: number) => unknown;
+  writeBuffer: (b: Buffer) => unknown;
   size: () => number;
 } = require(`${kafkajsRoot}src/protocol/encoder`);
 const produceRequest: (r: {
@@ -326,11 +330,67 @@ describe('the kafkajs patch', () => {
     expect(decoded[0].key?.toString()).toBe('session-1');
     expect(decoded[1].value?.toString()).toBe('é'.repeat(40));
     expect(decoded[2].value).toBeNull();
-    const multi = decoded[2].headers.multi as Buffer[];
-    expect(multi.map((b) => b.toString())).toEqual(['x', 'yé']);
+    expect(decoded[2].headers.multi).toEqual(['x', Buffer.from('yé')]);
     expect(Object.keys(decoded[3].headers)).toEqual(['__proto__', 'toString', 'ce_id', 'clé']);
     expect(Object.getPrototypeOf(decoded[3].headers)).toBe(Object.prototype);
     expect(decoded[3].headers.toString.toString()).toBe('t');
+  });
+
+  it('decodes a header value that is all ASCII as text and any other as its bytes, which encode back unchanged', async () => {
+    const headers = {
+      ce_type: 'agentwatch.ingest.event.v1',
+      empty: '',
+      control: Buffer.from([0x00, 0x1f, 0x7f]),
+      accented: 'clé',
+      binary: Buffer.from([0xff, 0x00, 0x80, 0xc3]),
+    };
+    const sent = { ...records[0], headers };
+    const batch = await RecordBatch({
+      firstTimestamp: 1_700_000_000_000,
+      maxTimestamp: 1_700_000_000_000,
+      records: [Record(sent)],
+    });
+    const [decoded] = (await decodeBatch(new Decoder(batch.buffer))).records;
+
+    expect(decoded.headers).toEqual({
+      ce_type: 'agentwatch.ingest.event.v1',
+      empty: '',
+      control: '\u0000\u001f\u007f',
+      accented: Buffer.from('clé'),
+      binary: Buffer.from([0xff, 0x00, 0x80, 0xc3]),
+    });
+    // A dead letter or a redrive sends the headers on as they were decoded: the same bytes.
+    expect(Record({ ...sent, headers: decoded.headers as RecordInput['headers'] }).buffer.toString('hex')).toBe(
+      Record(sent).buffer.toString('hex'),
+    );
+  });
+
+  it("reads each record up to its length, and each record's header names as that record spells them", async () => {
+    // Names of one length that differ in one byte, at the same position in consecutive records.
+    const spelled: Record<string, string>[] = [
+      { abc: '1', ce_id: 'x' },
+      { abd: '2', ce_id: 'y' },
+      { ce_id: 'z', abc: '3' },
+      { abc: '4', ce_id: 'w' },
+    ];
+    const [first, ...rest] = spelled.map((headers) => Record({ ...records[0], headers }));
+    // The first record with two bytes after its headers, as a later version of the format may add.
+    const reader = new Decoder(first.buffer);
+    reader.readVarInt(); // its length
+    const body = first.buffer.subarray(reader.offset);
+    const longer = new Encoder();
+    longer.writeVarInt(body.length + 2);
+    longer.writeBuffer(Buffer.concat([body, Buffer.from([1, 2])]));
+    const batch = await RecordBatch({
+      firstTimestamp: 1_700_000_000_000,
+      maxTimestamp: 1_700_000_000_000,
+      records: [longer, ...rest],
+    });
+    const { records: decoded } = await decodeBatch(new Decoder(batch.buffer));
+
+    expect(decoded.map((r) => r.headers)).toEqual(spelled);
+    expect(decoded.map((r) => Object.keys(r.headers))).toEqual(spelled.map((h) => Object.keys(h)));
+    expect(decoded.map((r) => r.value?.toString())).toEqual(spelled.map(() => '{"n":1}'));
   });
 
   // The partition of a key must stay the one Java clients (and unpatched kafkajs) choose: the first six
