@@ -391,6 +391,15 @@ describe('the kafkajs patch', () => {
     expect(decoded.map((r) => r.headers)).toEqual(spelled);
     expect(decoded.map((r) => Object.keys(r.headers))).toEqual(spelled.map((h) => Object.keys(h)));
     expect(decoded.map((r) => r.value?.toString())).toEqual(spelled.map(() => '{"n":1}'));
+
+    const nullRecord = new Encoder();
+    nullRecord.writeVarInt(-1);
+    const damaged = await RecordBatch({
+      firstTimestamp: 1_700_000_000_000,
+      maxTimestamp: 1_700_000_000_000,
+      records: [nullRecord],
+    });
+    await expect(decodeBatch(new Decoder(damaged.buffer))).rejects.toThrow('a record of length -1');
   });
 
   // The partition of a key must stay the one Java clients (and unpatched kafkajs) choose: the first six
